@@ -1,0 +1,16 @@
+/** Three tiers (STYLE.md): unit specs beside the code, integration and e2e on real PostgreSQL + Redis. */
+const transform = {
+  '^.+\\.ts$': [
+    'ts-jest',
+    { tsconfig: { isolatedModules: true, experimentalDecorators: true, emitDecoratorMetadata: true, target: 'ES2022', module: 'commonjs', esModuleInterop: true, strict: true } },
+  ],
+};
+const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...common, displayName: 'integration', rootDir: '.', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
+    { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+};

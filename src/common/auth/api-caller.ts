@@ -1,0 +1,15 @@
+import { Tier } from '../../modules/account/tiers';
+
+/** Who is calling, as resolved from the x-api-key header (cached; see ApiCallerCache). */
+export interface ApiCaller {
+  keyId: string;
+  keyPrefix: string;
+  accountId: string;
+  walletAddress: string;
+  tier: Tier;
+  resetAnchorAt: Date;
+  /** What the database knows of the balance; the KV store's live balance re-seeds from it when creditEpoch moves. */
+  creditSeedMicro: string;
+  creditEpoch: number;
+  creditPeriod: number;
+}

@@ -1,0 +1,58 @@
+import { applyDecorators, Controller } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiExtraModels, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { CREDIT_COSTS, EndpointName } from '../billing/credit-costs';
+import { ErrorEnvelopeDto } from '../dto/envelope.dto';
+import { ErrorCode } from '../errors/error-code';
+
+export const PUBLIC_API_PREFIX = 'api/public/v1';
+export const API_KEY_SECURITY = 'api-key';
+
+/** Route metadata read by the pipeline: which credit-table entry a public route is. */
+export const Endpoint = Reflector.createDecorator<EndpointName>();
+/** Class metadata: every route of this controller is behind the API-key pipeline. */
+export const PublicApi = Reflector.createDecorator<boolean>();
+
+function errorResponse(status: number, codes: ErrorCode[], description: string) {
+  return ApiResponse({
+    status,
+    description: `${description} (code: ${codes.join(' | ')})`,
+    schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
+  });
+}
+
+/** A controller of the Public Data API: mounted under /api/public/v1 and behind key auth, rate limit and billing. */
+export function PublicApiController(path: string, tag: string) {
+  return applyDecorators(
+    Controller(`${PUBLIC_API_PREFIX}/${path}`),
+    PublicApi(true),
+    ApiTags(tag),
+    ApiSecurity(API_KEY_SECURITY),
+    ApiExtraModels(ErrorEnvelopeDto),
+    errorResponse(401, [ErrorCode.INVALID_API_KEY], 'Missing, unknown or revoked x-api-key'),
+    errorResponse(403, [ErrorCode.INSUFFICIENT_CREDITS], 'Monthly credits exhausted (paid tiers) until the next period'),
+    errorResponse(429, [ErrorCode.RATE_LIMITED], 'Per-minute limit exceeded; see Retry-After'),
+    errorResponse(500, [ErrorCode.INTERNAL_ERROR], 'Unexpected error (no internals in the body)'),
+  );
+}
+
+/**
+ * One public route: its credit-table entry (so its cost), and the Swagger text that states that cost.
+ * `@PublicEndpoint('hl.perp.holders', 'Perp holders of a coin')`
+ */
+export function PublicEndpoint(name: EndpointName, summary: string, options: { validates?: boolean } = {}) {
+  const cost = CREDIT_COSTS[name];
+  const decorators = [
+    Endpoint(name),
+    ApiOperation({
+      operationId: name,
+      summary,
+      description: `**Cost:** ${cost} credit${cost === 1 ? '' : 's'} per successful call (paid tiers; Free is not metered). Endpoint name in /usage: \`${name}\`.`,
+    }),
+    ApiHeader({ name: 'x-request-id', required: false, description: 'Optional id to correlate logs; echoed back' }),
+  ];
+  if (options.validates !== false) {
+    decorators.push(errorResponse(400, [ErrorCode.VALIDATION_ERROR], 'Invalid parameter; msg names the field'));
+  }
+  return applyDecorators(...decorators);
+}

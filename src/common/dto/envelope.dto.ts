@@ -1,0 +1,36 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ErrorCode } from '../errors/error-code';
+
+/** The success envelope of contract part 2.1; `data` is filled in per route by @ApiEnvelope. */
+export class EnvelopeDto {
+  @ApiProperty({ example: '0', description: '"0" on success' })
+  code: string;
+
+  @ApiProperty({ example: 'success' })
+  msg: string;
+}
+
+export class ErrorEnvelopeDto {
+  @ApiProperty({ enum: ErrorCode, example: ErrorCode.VALIDATION_ERROR })
+  code: string;
+
+  @ApiProperty({ example: 'limit: must not be greater than 100', description: 'Names the offending field on validation errors' })
+  msg: string;
+
+  @ApiProperty({ type: 'null', nullable: true, example: null })
+  data: null;
+}
+
+export class PageFieldsDto {
+  @ApiProperty({ example: 1, description: '1-based page number' })
+  page: number;
+
+  @ApiProperty({ example: 20, description: 'Page size used' })
+  limit: number;
+
+  @ApiProperty({ type: 'integer', nullable: true, example: null, description: 'Total rows when the source counts them, else null' })
+  total: number | null;
+
+  @ApiProperty({ example: true, description: 'Paging continues while true' })
+  hasMore: boolean;
+}

@@ -1,0 +1,70 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AdmitStatus } from '../billing/admission.scripts';
+import { AdmissionResult, AdmissionService } from '../billing/admission.service';
+import { creditCostOf } from '../billing/credit-costs';
+import { microToCredits } from '../billing/credit-units';
+import { Endpoint, PublicApi } from '../decorators/public-endpoint.decorator';
+import { AppError } from '../errors/app-error';
+import { ErrorCode } from '../errors/error-code';
+import { requestState } from '../http/request-state';
+import { setResponseHeaders } from '../http/response-headers';
+
+/**
+ * Steps 2 and 3 of the public pipeline in one KV round trip: the per-key fixed window (X-RateLimit-*,
+ * the IETF RateLimit fields, 429 with Retry-After) and the credit hold (403 INSUFFICIENT_CREDITS).
+ */
+@Injectable()
+export class AdmissionGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly admissions: AdmissionService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!this.reflector.get(PublicApi, context.getClass())) return true;
+    const endpoint = this.reflector.get(Endpoint, context.getHandler());
+    // Fail closed: a public route without a credit-table entry is a programming error, not a free call.
+    if (!endpoint) throw new Error(`public route ${context.getClass().name}.${context.getHandler().name} has no @PublicEndpoint`);
+    const http = context.switchToHttp();
+    const state = requestState(http.getRequest());
+    const nowMs = Date.now();
+    const result = await this.admissions.admit({
+      caller: state.caller!,
+      endpoint,
+      cost: creditCostOf(endpoint),
+      requestId: state.requestId,
+      nowMs,
+    });
+    setResponseHeaders(http.getResponse(), rateLimitHeaders(result, nowMs));
+    if (result.status === AdmitStatus.RATE_LIMITED) {
+      const retryAfter = Math.max(1, result.resetAt - Math.floor(nowMs / 1000));
+      throw new AppError(ErrorCode.RATE_LIMITED, `rate limit of ${result.limit} requests per minute exceeded`, {
+        'Retry-After': String(retryAfter),
+      });
+    }
+    const balance = result.admission.balanceMicro;
+    if (balance !== null) setResponseHeaders(http.getResponse(), { 'X-Credits-Remaining': microToCredits(balance) });
+    if (result.status === AdmitStatus.INSUFFICIENT_CREDITS) {
+      throw new AppError(
+        ErrorCode.INSUFFICIENT_CREDITS,
+        `monthly credits exhausted; the next period starts at ${result.periodEndsAt.toISOString()}`,
+      );
+    }
+    setResponseHeaders(http.getResponse(), { 'X-Credits-Cost': microToCredits(result.admission.costMicro) });
+    state.admission = result.admission;
+    return true;
+  }
+}
+
+function rateLimitHeaders(result: AdmissionResult, nowMs: number): Record<string, string | number> {
+  const secondsToReset = Math.max(0, result.resetAt - Math.floor(nowMs / 1000));
+  return {
+    'X-RateLimit-Limit': result.limit,
+    'X-RateLimit-Remaining': result.remaining,
+    'X-RateLimit-Reset': result.resetAt,
+    // draft-ietf-httpapi-ratelimit-headers: the policy, then what is left of it.
+    'RateLimit-Policy': `"minute";q=${result.limit};w=60`,
+    RateLimit: `"minute";r=${result.remaining};t=${secondsToReset}`,
+  };
+}

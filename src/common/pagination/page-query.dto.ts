@@ -1,0 +1,85 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { CURSOR_MAX_LENGTH } from './cursor-codec';
+import { OFFSET_ROW_CAP } from './offset-cap';
+
+/** Per-endpoint page-size policy: the contract lets each endpoint choose its own default and bounds. */
+export interface PageQueryOptions {
+  defaultLimit: number;
+  maxLimit: number;
+  minLimit?: number;
+}
+
+/**
+ * Shape every paged query shares, so services can accept any endpoint's query. Abstract because `limit`
+ * has no bounds here: endpoints extend PageQuery({...}) / CursorPageQuery({...}) instead.
+ * Query strings arrive as strings; @Type(() => Number) turns '2' into 2 and 'abc' into NaN, which @IsInt rejects.
+ */
+export abstract class PageQueryDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    default: 1,
+    description: `1-based page number; ignored when a cursor is given. (page - 1) × limit must stay below ${OFFSET_ROW_CAP}.`,
+  })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  page: number = 1;
+
+  /** Set and validated by the PageQuery() subclass, which knows the endpoint's bounds. */
+  limit!: number;
+}
+
+/** Query of cursor-capable endpoints (an interface: the runtime class comes from CursorPageQuery()). */
+export interface CursorPageQueryDto extends PageQueryDto {
+  cursor?: string;
+}
+
+export type PageQueryClass = new () => PageQueryDto;
+export type CursorPageQueryClass = new () => CursorPageQueryDto;
+
+/**
+ * DTO base for an offset-paged endpoint: `class HoldersQueryDto extends PageQuery({ defaultLimit: 50, maxLimit: 500 }) {}`.
+ * A factory rather than decorator arguments because decorators need the bounds at class-definition time.
+ */
+export function PageQuery(options: PageQueryOptions): PageQueryClass {
+  const { defaultLimit, maxLimit, minLimit } = checkOptions(options);
+
+  class BoundedPageQueryDto extends PageQueryDto {
+    @ApiPropertyOptional({
+      type: 'integer',
+      minimum: minLimit,
+      maximum: maxLimit,
+      default: defaultLimit,
+      description: `Page size (${minLimit}-${maxLimit}, default ${defaultLimit}); keep it unchanged while following cursors.`,
+    })
+    @IsOptional() @Type(() => Number) @IsInt() @Min(minLimit) @Max(maxLimit)
+    override limit: number = defaultLimit;
+  }
+  return BoundedPageQueryDto;
+}
+
+/** Same as PageQuery plus the optional opaque `cursor` (its content is checked by CursorCodec.decode). */
+export function CursorPageQuery(options: PageQueryOptions): CursorPageQueryClass {
+  class BoundedCursorPageQueryDto extends PageQuery(options) implements CursorPageQueryDto {
+    @ApiPropertyOptional({
+      type: 'string',
+      maxLength: CURSOR_MAX_LENGTH,
+      description: 'Opaque token from the previous page\'s nextCursor. When present, page is ignored; keep the other parameters and limit unchanged.',
+    })
+    @IsOptional() @IsString() @MaxLength(CURSOR_MAX_LENGTH)
+    cursor?: string;
+  }
+  return BoundedCursorPageQueryDto;
+}
+
+/** Misconfigured bounds are a programming error: fail when the module loads, not on a request. */
+function checkOptions(options: PageQueryOptions): Required<PageQueryOptions> {
+  const { defaultLimit, maxLimit, minLimit = 1 } = options;
+  const ok =
+    [defaultLimit, maxLimit, minLimit].every(Number.isSafeInteger) && minLimit >= 1 && minLimit <= defaultLimit && defaultLimit <= maxLimit;
+  if (!ok) {
+    throw new Error(`PageQuery: need integers 1 <= minLimit <= defaultLimit <= maxLimit, got ${JSON.stringify(options)}`);
+  }
+  return { defaultLimit, maxLimit, minLimit };
+}

@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { validateEnvironment } from './env.validation';
+
+export type HttpAdapterName = 'express' | 'fastify';
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  http: { port: number; adapter: HttpAdapterName };
+  database: { url?: string; dataDir: string; migrationsRun: boolean };
+  redis: { url?: string; keyPrefix: string };
+  security: { cursorSecret: string; jwtSecret: string };
+  apiKeys: { cacheTtlMs: number; touchIntervalMs: number };
+  ledger: { commitIntervalMs: number; flushIntervalMs: number; orphanHoldMs: number };
+  usage: { syncIntervalMs: number };
+}
+
+// Only for a newcomer's embedded run; validation refuses them in production.
+const DEV_CURSOR_SECRET = 'dev-only-cursor-secret-change-me';
+const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me!!';
+
+/** Loads `.env` (when present, without overriding the real environment) so the CLI and TypeORM CLI see what the server sees. */
+export function loadDotEnv(path = resolve(process.cwd(), '.env')): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}
+
+/** Flat environment -> nested typed configuration; the single reader of process.env. */
+export function loadAppConfig(raw: Record<string, unknown> = process.env): AppConfig {
+  const env = validateEnvironment(raw);
+  return {
+    env: env.NODE_ENV,
+    logLevel: env.LOG_LEVEL,
+    http: { port: env.PORT, adapter: env.HTTP_ADAPTER },
+    database: { url: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR), migrationsRun: env.MIGRATIONS_RUN },
+    redis: { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX },
+    security: {
+      cursorSecret: env.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
+      jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
+    },
+    apiKeys: { cacheTtlMs: env.API_KEY_CACHE_TTL_MS, touchIntervalMs: env.API_KEY_TOUCH_INTERVAL_MS },
+    ledger: {
+      commitIntervalMs: env.LEDGER_COMMIT_INTERVAL_MS,
+      flushIntervalMs: env.LEDGER_FLUSH_INTERVAL_MS,
+      orphanHoldMs: env.LEDGER_ORPHAN_HOLD_MS,
+    },
+    usage: { syncIntervalMs: env.USAGE_SYNC_INTERVAL_MS },
+  };
+}

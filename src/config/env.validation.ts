@@ -1,0 +1,86 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : ['true', '1', 'yes'].includes(String(value).toLowerCase());
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** Every environment variable the service reads; mirrors .env.example line by line. */
+export class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 3000;
+
+  @IsOptional() @IsIn(['express', 'fastify'])
+  HTTP_ADAPTER: 'express' | 'fastify' = 'express';
+
+  @IsOptional() @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false })
+  DATABASE_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  DATA_DIR = './data';
+
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  MIGRATIONS_RUN = true;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false })
+  REDIS_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  REDIS_KEY_PREFIX = 'mdapi:';
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16)
+  CURSOR_SECRET?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16)
+  JWT_SECRET?: string;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(5000)
+  API_KEY_CACHE_TTL_MS = 2000;
+
+  @Transform(toInt) @IsInt() @Min(10) @Max(60_000)
+  LEDGER_COMMIT_INTERVAL_MS = 50;
+
+  @Transform(toInt) @IsInt() @Min(50) @Max(300_000)
+  LEDGER_FLUSH_INTERVAL_MS = 1000;
+
+  @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  LEDGER_ORPHAN_HOLD_MS = 60_000;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
+  USAGE_SYNC_INTERVAL_MS = 15_000;
+
+  @Transform(toInt) @IsInt() @Min(1000) @Max(600_000)
+  API_KEY_TOUCH_INTERVAL_MS = 10_000;
+}
+
+/** Validates the raw environment once at start-up; a bad value stops the process with every problem listed. */
+export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVariables {
+  const env = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
+  const errors = validateSync(env, { skipMissingProperties: false, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  if (env.NODE_ENV === 'production' && (!env.CURSOR_SECRET || !env.JWT_SECRET)) {
+    throw new Error('Invalid configuration:\n  CURSOR_SECRET and JWT_SECRET must be set in production (shared by every replica)');
+  }
+  return env;
+}

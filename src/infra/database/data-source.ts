@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { PGliteDriver } from 'typeorm-pglite';
+import { AppConfig } from '../../config/app.config';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migration-list';
+
+export type DatabaseKind = 'postgres' | 'embedded';
+
+export function databaseKind(config: Pick<AppConfig, 'database'>): DatabaseKind {
+  return config.database.url ? 'postgres' : 'embedded';
+}
+
+/**
+ * One set of options for the server, the ops CLI and the TypeORM CLI. Without DATABASE_URL the service runs
+ * on embedded PostgreSQL (PGlite) persisted under DATA_DIR, with the very same migrations.
+ */
+export function buildDataSourceOptions(config: Pick<AppConfig, 'database'>): DataSourceOptions {
+  const common = {
+    type: 'postgres' as const,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    // gen_random_uuid() is core PostgreSQL (13+) and PGlite ships no uuid-ossp; nothing to install.
+    installExtensions: false,
+    logging: ['error' as const],
+  };
+  if (config.database.url) {
+    return { ...common, url: config.database.url, extra: { max: 20 } };
+  }
+  const dataDir = join(config.database.dataDir, 'pg');
+  mkdirSync(dataDir, { recursive: true });
+  return { ...common, driver: new PGliteDriver({ dataDir }).driver };
+}
+
+export function createDataSource(config: Pick<AppConfig, 'database'>): DataSource {
+  return new DataSource(buildDataSourceOptions(config));
+}

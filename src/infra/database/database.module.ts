@@ -1,0 +1,26 @@
+import { Logger, Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../../config/app.config';
+import { buildDataSourceOptions, databaseKind } from './data-source';
+
+/** PostgreSQL when DATABASE_URL is set, embedded PGlite otherwise; pending migrations run at start unless disabled. */
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AppConfig, true>) => {
+        const database = config.get('database', { infer: true });
+        if (databaseKind({ database }) === 'embedded') {
+          new Logger('DatabaseModule').warn(`DATABASE_URL not set: embedded PostgreSQL under ${database.dataDir}`);
+        }
+        return {
+          ...buildDataSourceOptions({ database }),
+          migrationsRun: database.migrationsRun,
+          retryAttempts: 3,
+        };
+      },
+    }),
+  ],
+})
+export class DatabaseModule {}

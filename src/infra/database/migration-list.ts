@@ -1,0 +1,4 @@
+import { PlatformSpine1763700000000 } from './migrations/1763700000000-platform-spine';
+
+/** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
+export const MIGRATIONS = [PlatformSpine1763700000000];

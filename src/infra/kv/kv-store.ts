@@ -1,0 +1,38 @@
+import { MemoryData } from './memory-data';
+
+export const KV_STORE = Symbol('KV_STORE');
+
+export type KvArg = string | number;
+
+/**
+ * An atomic script with two bodies that must behave identically: Lua for Redis, and a synchronous
+ * JavaScript twin for the in-process store (a synchronous function cannot interleave with another
+ * call, which is what makes it atomic there). test/integration/kv-scripts.int-spec.ts runs both.
+ */
+export interface KvScript<T> {
+  readonly name: string;
+  readonly lua: string;
+  local(data: MemoryData, keys: string[], args: string[]): T;
+}
+
+/**
+ * The key-value store behind rate-limit windows, live credit balances, caches, locks and nonces:
+ * Redis in production, an in-process twin for the embedded default. Keys are given without prefix.
+ */
+export interface KvStore {
+  readonly kind: 'redis' | 'memory';
+  run<T>(script: KvScript<T>, keys: string[], args: KvArg[]): Promise<T>;
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlMs?: number): Promise<void>;
+  /** SET NX PX: true when this call created the key. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  del(...keys: string[]): Promise<number>;
+  hgetall(key: string): Promise<Record<string, string>>;
+  lrange(key: string, start: number, stop: number): Promise<string[]>;
+  ltrim(key: string, start: number, stop: number): Promise<void>;
+  llen(key: string): Promise<number>;
+  sadd(key: string, ...members: string[]): Promise<void>;
+  spop(key: string, count: number): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,149 @@
+type Value = string | Map<string, string> | string[] | Set<string>;
+
+interface Entry {
+  value: Value;
+  expiresAt: number | null;
+}
+
+/**
+ * The data model of the in-process store: Redis' string, hash, list and set types with millisecond
+ * expiry, as synchronous operations so a script twin runs without interleaving. Integers are kept
+ * as decimal strings, as Redis keeps them.
+ */
+export class MemoryData {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt !== null && entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private typed<T extends Value>(key: string, guard: (v: Value) => v is T, create?: () => T): T | undefined {
+    const entry = this.live(key);
+    if (entry) {
+      if (!guard(entry.value)) throw new Error('WRONGTYPE Operation against a key holding the wrong kind of value');
+      return entry.value;
+    }
+    if (!create) return undefined;
+    const value = create();
+    this.entries.set(key, { value, expiresAt: null });
+    return value;
+  }
+
+  get(key: string): string | null {
+    return this.typed(key, isString) ?? null;
+  }
+
+  set(key: string, value: string, ttlMs?: number): void {
+    this.entries.set(key, { value, expiresAt: ttlMs ? this.now() + ttlMs : null });
+  }
+
+  exists(key: string): boolean {
+    return this.live(key) !== undefined;
+  }
+
+  del(key: string): boolean {
+    const existed = this.live(key) !== undefined;
+    this.entries.delete(key);
+    return existed;
+  }
+
+  incrBy(key: string, by: number): number {
+    const entry = this.live(key);
+    const next = parseInteger(entry ? (entry.value as string) : '0') + by;
+    this.entries.set(key, { value: String(next), expiresAt: entry?.expiresAt ?? null });
+    return next;
+  }
+
+  pexpire(key: string, ttlMs: number): void {
+    const entry = this.live(key);
+    if (entry) entry.expiresAt = this.now() + ttlMs;
+  }
+
+  hget(key: string, field: string): string | null {
+    return this.typed(key, isHash)?.get(field) ?? null;
+  }
+
+  hset(key: string, fields: Record<string, string>): void {
+    const hash = this.typed(key, isHash, () => new Map())!;
+    for (const [field, value] of Object.entries(fields)) hash.set(field, value);
+  }
+
+  hdel(key: string, field: string): boolean {
+    const hash = this.typed(key, isHash);
+    const removed = hash?.delete(field) ?? false;
+    if (hash && hash.size === 0) this.entries.delete(key);
+    return removed;
+  }
+
+  hincrBy(key: string, field: string, by: number): number {
+    const hash = this.typed(key, isHash, () => new Map())!;
+    const next = parseInteger(hash.get(field) ?? '0') + by;
+    hash.set(field, String(next));
+    return next;
+  }
+
+  hgetall(key: string): Record<string, string> {
+    return Object.fromEntries(this.typed(key, isHash) ?? []);
+  }
+
+  rpush(key: string, ...values: string[]): number {
+    const list = this.typed(key, isList, () => [])!;
+    list.push(...values);
+    return list.length;
+  }
+
+  lrange(key: string, start: number, stop: number): string[] {
+    const list = this.typed(key, isList) ?? [];
+    const end = stop < 0 ? list.length + stop + 1 : stop + 1;
+    return list.slice(start < 0 ? Math.max(0, list.length + start) : start, end);
+  }
+
+  ltrim(key: string, start: number, stop: number): void {
+    const list = this.typed(key, isList);
+    if (!list) return;
+    const kept = this.lrange(key, start, stop);
+    if (kept.length === 0) this.entries.delete(key);
+    else list.splice(0, list.length, ...kept);
+  }
+
+  llen(key: string): number {
+    return (this.typed(key, isList) ?? []).length;
+  }
+
+  sadd(key: string, member: string): void {
+    this.typed(key, isSet, () => new Set())!.add(member);
+  }
+
+  spop(key: string, count: number): string[] {
+    const set = this.typed(key, isSet);
+    if (!set) return [];
+    const popped = [...set].slice(0, count);
+    for (const member of popped) set.delete(member);
+    if (set.size === 0) this.entries.delete(key);
+    return popped;
+  }
+}
+
+function isString(v: Value): v is string {
+  return typeof v === 'string';
+}
+function isHash(v: Value): v is Map<string, string> {
+  return v instanceof Map;
+}
+function isList(v: Value): v is string[] {
+  return Array.isArray(v);
+}
+function isSet(v: Value): v is Set<string> {
+  return v instanceof Set;
+}
+function parseInteger(raw: string): number {
+  if (!/^-?\d+$/.test(raw)) throw new Error('ERR value is not an integer or out of range');
+  return Number(raw);
+}

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import Redis from 'ioredis';
+import { KvArg, KvScript, KvStore } from './kv-store';
+
+/** Redis through ioredis. Scripts go by EVALSHA, falling back to EVAL once after a Redis restart. */
+export class RedisKvStore implements KvStore {
+  readonly kind = 'redis' as const;
+  private readonly shas = new Map<string, string>();
+
+  constructor(readonly client: Redis) {}
+
+  static connect(url: string, keyPrefix: string): RedisKvStore {
+    return new RedisKvStore(new Redis(url, { keyPrefix, maxRetriesPerRequest: 2, enableAutoPipelining: true }));
+  }
+
+  async run<T>(script: KvScript<T>, keys: string[], args: KvArg[]): Promise<T> {
+    let sha = this.shas.get(script.name);
+    if (!sha) {
+      sha = createHash('sha1').update(script.lua).digest('hex');
+      this.shas.set(script.name, sha);
+    }
+    try {
+      return (await this.client.evalsha(sha, keys.length, ...keys, ...args)) as T;
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return (await this.client.eval(script.lua, keys.length, ...keys, ...args)) as T;
+    }
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.client.get(key);
+  }
+
+  async set(key: string, value: string, ttlMs?: number): Promise<void> {
+    if (ttlMs) await this.client.set(key, value, 'PX', ttlMs);
+    else await this.client.set(key, value);
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.client.set(key, value, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  async del(...keys: string[]): Promise<number> {
+    return keys.length === 0 ? 0 : this.client.del(...keys);
+  }
+
+  async hgetall(key: string): Promise<Record<string, string>> {
+    return this.client.hgetall(key);
+  }
+
+  async lrange(key: string, start: number, stop: number): Promise<string[]> {
+    return this.client.lrange(key, start, stop);
+  }
+
+  async ltrim(key: string, start: number, stop: number): Promise<void> {
+    await this.client.ltrim(key, start, stop);
+  }
+
+  async llen(key: string): Promise<number> {
+    return this.client.llen(key);
+  }
+
+  async sadd(key: string, ...members: string[]): Promise<void> {
+    if (members.length > 0) await this.client.sadd(key, ...members);
+  }
+
+  async spop(key: string, count: number): Promise<string[]> {
+    return this.client.spop(key, count);
+  }
+
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}

@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { getAddress, isAddress } from 'ethers';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { periodIndexAt } from '../../common/billing/credit-period';
+import { Decimal, toDecimalString } from '../../common/decimal/decimal';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { AccountRepository } from './account.repository';
+import { generateApiKey } from './api-key-format';
+import { AccountEntity } from './entities/account.entity';
+import { ApiKeyEntity } from './entities/api-key.entity';
+import { CreditTransactionEntity } from './entities/credit-transaction.entity';
+import { isTier, Tier, TIERS } from './tiers';
+
+export const MAX_ACTIVE_KEYS = 5;
+
+export interface CreatedApiKey {
+  key: string;
+  prefix: string;
+  id: string;
+  walletAddress: string;
+  createdAt: Date;
+}
+
+/**
+ * Operator actions on accounts and keys (the ops CLI and the demo). Every change of balance or tier
+ * bumps credit_epoch so each replica re-seeds its live balance within one key-cache TTL.
+ */
+@Injectable()
+export class AccountAdminService {
+  constructor(private readonly accounts: AccountRepository) {}
+
+  async createAccount({ wallet, tier }: { wallet: string; tier: string }): Promise<AccountEntity> {
+    const walletAddress = normalizeWallet(wallet);
+    const validTier = parseTier(tier);
+    return this.accounts.transaction(async (manager) => {
+      if (await this.accounts.findAccountByWallet(walletAddress, manager)) {
+        throw AppError.validation('wallet', `an account for ${walletAddress} already exists`);
+      }
+      const account = manager.create(AccountEntity, {
+        walletAddress,
+        tier: validTier,
+        creditBalance: TIERS[validTier].monthlyCredits ?? '0',
+        creditEpoch: 0,
+        creditPeriod: 0,
+        creditSeq: '0',
+        resetAnchorAt: new Date(),
+      });
+      return manager.save(account);
+    });
+  }
+
+  listAccounts() {
+    return this.accounts.listAccounts();
+  }
+
+  /** A tier change starts a fresh monthly period at the new tier's quota (docs/decisions.md). */
+  async setTier({ wallet, tier }: { wallet: string; tier: string }): Promise<AccountEntity> {
+    const validTier = parseTier(tier);
+    return this.accounts.transaction(async (manager) => {
+      const account = await this.lockAccount(manager, wallet);
+      const quota = TIERS[validTier].monthlyCredits ?? '0';
+      await this.recordAdjustment(manager, account, quota, `tier set to ${TIERS[validTier].label}`);
+      Object.assign(account, {
+        tier: validTier,
+        creditBalance: quota,
+        creditEpoch: account.creditEpoch + 1,
+        creditPeriod: 0,
+        resetAnchorAt: new Date(),
+      });
+      return manager.save(account);
+    });
+  }
+
+  /** Sets the balance of the current period (grant or reset); the next monthly reset still restores the quota. */
+  async setCredits({ wallet, amount }: { wallet: string; amount: string }): Promise<AccountEntity> {
+    const balance = parseCredits(amount);
+    return this.accounts.transaction(async (manager) => {
+      const account = await this.lockAccount(manager, wallet);
+      await this.recordAdjustment(manager, account, balance, `balance set to ${balance} by operator`);
+      Object.assign(account, {
+        creditBalance: balance,
+        creditEpoch: account.creditEpoch + 1,
+        creditPeriod: periodIndexAt(account.resetAnchorAt, new Date()),
+      });
+      return manager.save(account);
+    });
+  }
+
+  async createKey({ wallet }: { wallet: string }): Promise<CreatedApiKey> {
+    return this.accounts.transaction(async (manager) => {
+      const account = await this.lockAccount(manager, wallet);
+      const activeCount = await manager
+        .createQueryBuilder(ApiKeyEntity, 'k')
+        .where('k.account_id = :id AND k.revoked_at IS NULL', { id: account.id })
+        .getCount();
+      if (activeCount >= MAX_ACTIVE_KEYS) {
+        throw new AppError(ErrorCode.FORBIDDEN, `wallet: ${account.walletAddress} already has ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
+      }
+      const generated = generateApiKey();
+      const key = await manager.save(
+        manager.create(ApiKeyEntity, { accountId: account.id, prefix: generated.prefix, keyHash: generated.hash }),
+      );
+      return { key: generated.plaintext, prefix: key.prefix, id: key.id, walletAddress: account.walletAddress, createdAt: key.createdAt };
+    });
+  }
+
+  async listKeys({ wallet }: { wallet: string }): Promise<ApiKeyEntity[]> {
+    const account = await this.requireAccount(wallet);
+    return this.accounts.listKeys(account.id);
+  }
+
+  /** Revoked keys stop working on every replica within API_KEY_CACHE_TTL_MS (at most 5 s). */
+  async revokeKey({ prefix }: { prefix: string }): Promise<ApiKeyEntity> {
+    const key = await this.accounts.findKeyByPrefix(prefix);
+    if (!key) throw AppError.notFound(`key with prefix ${prefix}`);
+    if (!key.revokedAt) {
+      key.revokedAt = new Date();
+      await this.accounts.transaction((manager) => manager.save(key));
+    }
+    return key;
+  }
+
+  private async requireAccount(wallet: string): Promise<AccountEntity> {
+    const account = await this.accounts.findAccountByWallet(normalizeWallet(wallet));
+    if (!account) throw AppError.notFound(`account for wallet ${wallet}`);
+    return account;
+  }
+
+  private async lockAccount(manager: EntityManager, wallet: string): Promise<AccountEntity> {
+    const account = await manager.findOne(AccountEntity, {
+      where: { walletAddress: normalizeWallet(wallet) },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!account) throw AppError.notFound(`account for wallet ${wallet}`);
+    return account;
+  }
+
+  private async recordAdjustment(manager: EntityManager, account: AccountEntity, newBalance: string, notes: string) {
+    await manager.save(
+      manager.create(CreditTransactionEntity, {
+        accountId: account.id,
+        type: 'adjustment',
+        amount: toDecimalString(new Decimal(newBalance).minus(account.creditBalance)),
+        balanceAfter: newBalance,
+        referenceType: 'operator',
+        referenceId: randomUUID(),
+        endpoint: null,
+        notes,
+        seq: null,
+      }),
+    );
+  }
+}
+
+export function normalizeWallet(wallet: string): string {
+  if (typeof wallet !== 'string' || !isAddress(wallet)) {
+    throw AppError.validation('wallet', 'must be a 42-character 0x-prefixed address');
+  }
+  return getAddress(wallet).toLowerCase();
+}
+
+function parseTier(tier: string): Tier {
+  const lower = String(tier ?? '').toLowerCase();
+  if (!isTier(lower)) throw AppError.validation('tier', 'must be one of free, pro, max');
+  return lower;
+}
+
+function parseCredits(amount: string): string {
+  if (!/^\d{1,18}(\.\d{1,6})?$/.test(String(amount ?? ''))) {
+    throw AppError.validation('amount', 'must be a non-negative decimal with at most 6 decimal places');
+  }
+  return toDecimalString(amount);
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AccountAdminService } from './account-admin.service';
+import { AccountController } from './account.controller';
+import { AccountRepository } from './account.repository';
+import { AccountService } from './account.service';
+import { ApiCallerCache } from './api-caller.cache';
+
+@Module({
+  controllers: [AccountController],
+  providers: [AccountRepository, AccountService, AccountAdminService, ApiCallerCache],
+  exports: [ApiCallerCache, AccountAdminService],
+})
+export class AccountModule {}

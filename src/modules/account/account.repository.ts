@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiCaller } from '../../common/auth/api-caller';
+import { creditsToMicro } from '../../common/billing/credit-units';
+import { AccountEntity } from './entities/account.entity';
+import { ApiKeyEntity } from './entities/api-key.entity';
+import { CreditTransactionEntity } from './entities/credit-transaction.entity';
+
+interface CallerRow {
+  key_id: string;
+  prefix: string;
+  account_id: string;
+  wallet_address: string;
+  tier: ApiCaller['tier'];
+  credit_balance: string;
+  credit_epoch: number;
+  credit_period: number;
+  reset_anchor_at: Date | string;
+}
+
+/** All SQL of the account area: accounts, keys and the credit ledger. */
+@Injectable()
+export class AccountRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async findCallerByKeyHash(keyHash: string): Promise<ApiCaller | null> {
+    const rows: CallerRow[] = await this.db.query(
+      `SELECT k.id AS key_id, k.prefix, a.id AS account_id, a.wallet_address, a.tier, a.credit_balance::text AS credit_balance,
+              a.credit_epoch, a.credit_period, a.reset_anchor_at
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      [keyHash],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      keyId: row.key_id,
+      keyPrefix: row.prefix,
+      accountId: row.account_id,
+      walletAddress: row.wallet_address,
+      tier: row.tier,
+      resetAnchorAt: new Date(row.reset_anchor_at),
+      creditSeedMicro: creditsToMicro(row.credit_balance),
+      creditEpoch: Number(row.credit_epoch),
+      creditPeriod: Number(row.credit_period),
+    };
+  }
+
+  /** Batched off the hot path: one statement for every key used since the last flush. */
+  async touchKeys(lastUsed: Map<string, Date>): Promise<void> {
+    if (lastUsed.size === 0) return;
+    const payload = JSON.stringify([...lastUsed].map(([id, at]) => ({ id, at: at.toISOString() })));
+    await this.db.query(
+      `UPDATE api_keys k SET last_used_at = v.at
+         FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, at timestamptz)
+        WHERE k.id = v.id AND (k.last_used_at IS NULL OR k.last_used_at < v.at)`,
+      [payload],
+    );
+  }
+
+  findAccountByWallet(walletAddress: string, manager: EntityManager = this.db.manager): Promise<AccountEntity | null> {
+    return manager.findOne(AccountEntity, { where: { walletAddress } });
+  }
+
+  findAccountById(id: string): Promise<AccountEntity | null> {
+    return this.db.manager.findOne(AccountEntity, { where: { id } });
+  }
+
+  listAccounts(): Promise<Array<AccountEntity & { activeKeys: number }>> {
+    return this.db
+      .query(
+        `SELECT a.id, a.wallet_address, a.tier, a.credit_balance::text AS credit_balance, a.reset_anchor_at, a.created_at,
+                (SELECT count(*) FROM api_keys k WHERE k.account_id = a.id AND k.revoked_at IS NULL)::int AS active_keys
+           FROM accounts a ORDER BY a.created_at, a.wallet_address`,
+      )
+      .then((rows: Array<Record<string, unknown>>) =>
+        rows.map((r) =>
+          Object.assign(new AccountEntity(), {
+            id: r.id,
+            walletAddress: r.wallet_address,
+            tier: r.tier,
+            creditBalance: String(r.credit_balance),
+            resetAnchorAt: new Date(r.reset_anchor_at as string),
+            createdAt: new Date(r.created_at as string),
+            activeKeys: Number(r.active_keys),
+          }),
+        ),
+      );
+  }
+
+  listKeys(accountId: string): Promise<ApiKeyEntity[]> {
+    return this.db.manager.find(ApiKeyEntity, { where: { accountId }, order: { createdAt: 'ASC' } });
+  }
+
+  findKeyByPrefix(prefix: string): Promise<ApiKeyEntity | null> {
+    return this.db.manager.findOne(ApiKeyEntity, { where: { prefix } });
+  }
+
+  /** Newest first, one probe row beyond the page so hasMore needs no count. */
+  listCreditTransactions(accountId: string, offset: number, take: number): Promise<CreditTransactionEntity[]> {
+    return this.db.manager.find(CreditTransactionEntity, {
+      where: { accountId },
+      order: { id: 'DESC' },
+      skip: offset,
+      take,
+    });
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+}

@@ -1,0 +1,46 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { decimalTransformer } from '../../../common/decimal/decimal';
+
+export type CreditTransactionType = 'charge' | 'period_reset' | 'adjustment';
+export type CreditReferenceType = 'api_call' | 'credit_period' | 'operator';
+
+/** The durable credit ledger (contract part 2.7). One row per billed call, reset or operator change. */
+@Entity({ name: 'credit_transactions' })
+@Index('credit_transactions_account_created_idx', ['accountId', 'id'])
+@Index('credit_transactions_reference_uq', ['type', 'referenceType', 'referenceId'], { unique: true })
+export class CreditTransactionEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  type: CreditTransactionType;
+
+  /** Signed; charges are negative. */
+  @Column({ type: 'numeric', precision: 24, scale: 6, transformer: decimalTransformer })
+  amount: string;
+
+  @Column({ name: 'balance_after', type: 'numeric', precision: 24, scale: 6, transformer: decimalTransformer })
+  balanceAfter: string;
+
+  @Column({ name: 'reference_type', type: 'varchar', length: 16 })
+  referenceType: CreditReferenceType;
+
+  /** The request id for api_call rows; unique per type so a replayed flush never bills twice. */
+  @Column({ name: 'reference_id', type: 'varchar', length: 64 })
+  referenceId: string;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  endpoint: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  notes: string | null;
+
+  @Column({ type: 'bigint', nullable: true })
+  seq: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,47 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { HealthCheckError, HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
+
+/** Probes for orchestrators; outside the key pipeline (no API key, not rate-limited). */
+@ApiTags('Health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+    @Inject(KV_STORE) private readonly kv: KvStore,
+  ) {}
+
+  @Get('live')
+  @ApiOperation({ summary: 'Liveness: the process answers' })
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: the database and the KV store answer (503 SERVICE_UNAVAILABLE otherwise)' })
+  async ready() {
+    try {
+      const result = await this.health.check([
+        () => this.database.pingCheck('database', { timeout: 2000 }),
+        () => this.pingKv(),
+      ]);
+      return { status: result.status, checks: result.details };
+    } catch (error) {
+      const failing = Object.keys((error as { response?: { error?: object } }).response?.error ?? {});
+      throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, `not ready: ${failing.join(', ') || 'dependency check failed'}`);
+    }
+  }
+
+  private async pingKv(): Promise<HealthIndicatorResult> {
+    try {
+      await this.kv.ping();
+      return { kv: { status: 'up', kind: this.kv.kind } };
+    } catch (error) {
+      throw new HealthCheckError('kv', { kv: { status: 'down', message: (error as Error).message } });
+    }
+  }
+}
