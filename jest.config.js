@@ -5,7 +5,12 @@ const transform = {
     { tsconfig: { isolatedModules: true, experimentalDecorators: true, emitDecoratorMetadata: true, target: 'ES2022', module: 'commonjs', esModuleInterop: true, strict: true } },
   ],
 };
-const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts', 'js', 'json'] };
+const common = {
+  transform,
+  moduleNameMapper: { '^content-disposition$': '<rootDir>/test/support/content-disposition-shim.js' },
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
 
 module.exports = {
   projects: [

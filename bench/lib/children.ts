@@ -1,0 +1,79 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface ServerHandle {
+  name: string;
+  pid: number;
+  /** The JSON the server printed after `BENCH_READY ` (port, and for app servers its keys and wallets). */
+  ready: { port: number; keys?: string[]; wallets?: string[] };
+  stop(): Promise<void>;
+}
+
+// Every server this process started, so an error or Ctrl-C never leaves one running.
+const live = new Set<ChildProcess>();
+
+/** SIGKILL each child still alive, by its own pid; synchronous so it also works from an 'exit' handler. */
+export function killAll(): void {
+  for (const child of live) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+  live.clear();
+}
+
+/**
+ * Starts `script` under ts-node (transpile-only: no type-check at start) pinned to `core` with taskset,
+ * which execs node in place, so the pid we hold is the server's. Resolves once the server printed its
+ * READY line, i.e. after migrations, seeding and listen, so no load is ever sent to a half-started app.
+ */
+export function startServer(name: string, script: string, core: number, env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<ServerHandle> {
+  const child = spawn('taskset', ['-c', String(core), process.execPath, '-r', 'ts-node/register/transpile-only', script], {
+    cwd: process.cwd(),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  live.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const recentErr: string[] = [];
+
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    recentErr.push(line);
+    if (recentErr.length > 40) recentErr.shift();
+    process.stderr.write(`  [${name}] ${line}\n`);
+  });
+
+  return new Promise<ServerHandle>((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`${name}: no READY line within ${timeoutMs / 1000} s`)), timeoutMs);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    child.once('error', (error) => fail(new Error(`${name}: could not spawn (${error.message})`)));
+    const onEarlyExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      const tail = recentErr.slice(-15).join('\n    ');
+      fail(new Error(`${name} exited before READY (code ${code}, signal ${signal})${tail ? `; last stderr:\n    ${tail}` : ''}`));
+    };
+    child.once('exit', onEarlyExit);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('BENCH_READY ')) {
+        process.stderr.write(`  [${name}] ${line}\n`);
+        return;
+      }
+      clearTimeout(timer);
+      child.removeListener('exit', onEarlyExit);
+      const ready = JSON.parse(line.slice('BENCH_READY '.length)) as ServerHandle['ready'];
+      resolve({ name, pid: child.pid!, ready, stop: () => stop(child, exited) });
+    });
+  });
+}
+
+/** SIGTERM lets the app run its shutdown hooks (commit holds, final ledger flush); SIGKILL after 20 s. */
+async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  live.delete(child);
+}

@@ -1,0 +1,60 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Measurement } from './load';
+
+export interface Row extends Measurement {
+  variant: 'bare' | 'health' | 'billed';
+  adapter: 'node:http' | 'express' | 'fastify';
+  path: string;
+}
+
+export interface Ratio {
+  name: string;
+  value: number;
+  target: number;
+  pass: boolean;
+}
+
+/** The two targets of the issue, plus context ratios (target 0) that are printed but never judged. */
+export function ratios(rows: Row[]): Ratio[] {
+  const rps = (variant: Row['variant'], adapter: Row['adapter']) => rows.find((r) => r.variant === variant && r.adapter === adapter)?.rps ?? NaN;
+  const bare = rps('bare', 'node:http');
+  const list: Array<[string, number, number]> = [
+    ['fastify billed / bare node:http', rps('billed', 'fastify') / bare, 0.35],
+    ['express billed / express health', rps('billed', 'express') / rps('health', 'express'), 0.7],
+    ['express billed / bare node:http', rps('billed', 'express') / bare, 0],
+    ['fastify billed / fastify health', rps('billed', 'fastify') / rps('health', 'fastify'), 0],
+    ['express health / bare node:http', rps('health', 'express') / bare, 0],
+    ['fastify health / bare node:http', rps('health', 'fastify') / bare, 0],
+  ];
+  return list.map(([name, value, target]) => ({ name, value, target, pass: value >= target }));
+}
+
+const pad = (value: string | number, width: number) => String(value).padStart(width);
+
+export function printTable(rows: Row[], computed: Ratio[]): void {
+  const lines = [
+    `${'variant'.padEnd(16)}${'adapter'.padEnd(11)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('non-2xx', 9)}${pad('errors', 8)}`,
+  ];
+  for (const r of rows) {
+    lines.push(
+      `${r.variant.padEnd(16)}${r.adapter.padEnd(11)}${pad(Math.round(r.rps), 10)}${pad(r.p50Ms, 9)}${pad(r.p99Ms, 9)}${pad(r.total, 10)}${pad(r.non2xx, 9)}${pad(r.errors + r.timeouts, 8)}`,
+    );
+  }
+  lines.push('');
+  for (const ratio of computed) {
+    const verdict = ratio.target > 0 ? `target >= ${ratio.target.toFixed(2)}  ${ratio.pass ? 'PASS' : 'MISS'}` : '(context)';
+    lines.push(`${ratio.name.padEnd(36)}${pad(ratio.value.toFixed(3), 7)}   ${verdict}`);
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+/** bench/results/ is git-ignored: one JSON per run, to compare runs without re-reading logs. */
+export function writeResults(dir: string, settings: Record<string, unknown>, rows: Row[], computed: Ratio[]): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `platform-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memGiB: +(totalmem() / 2 ** 30).toFixed(1), kernel: release(), node: process.version };
+  writeFileSync(file, `${JSON.stringify({ finishedAt: new Date().toISOString(), settings, machine, rows, ratios: computed }, null, 2)}\n`);
+  return file;
+}

@@ -1,0 +1,180 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { killAll, startServer, ServerHandle } from './lib/children';
+import { measure } from './lib/load';
+import { printTable, ratios, Row, writeResults } from './lib/report';
+
+/**
+ * `npm run bench`: requests/s and p99 of a bare node:http server (the machine's ceiling), the app's
+ * unauthenticated health route and its authenticated, rate-limited, billed cheap route, on Express and
+ * Fastify. Each server runs in its own process pinned to core 0; this process (the load generator) pins
+ * itself to core 1, so the two never compete for a core. PostgreSQL and Redis are not pinned.
+ */
+const num = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+const SETTINGS = {
+  durationS: num('BENCH_DURATION', 10),
+  warmupS: num('BENCH_WARMUP', 3),
+  connections: num('BENCH_CONNECTIONS', 50),
+  // Upper bound used only to size the key pool (see keyCount); a faster machine needs a higher value.
+  maxRps: num('BENCH_MAX_RPS', 20_000),
+  serverCore: 0,
+  loadCore: 1,
+  databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+  redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+};
+const HEALTH_PATH = '/health/live';
+const BILLED_PATH = '/api/public/v1/account/credits';
+/** Max tier cap is 600 per key per clock minute; 500 leaves room for probes and a warm-up that shares the minute. */
+const KEY_BUDGET = 500;
+const TIER_RPM = 600;
+const RUN_PREFIX = `bench:${randomBytes(4).toString('hex')}:`;
+
+// Enough keys that even at maxRps for warm-up + measurement no key reaches its per-minute cap.
+const keyCount = Math.ceil((SETTINGS.maxRps * (SETTINGS.warmupS + SETTINGS.durationS)) / KEY_BUDGET);
+
+function pinSelf(): void {
+  if (cpus().length < 2) {
+    process.stderr.write('WARNING: fewer than 2 cores; server and load generator are not pinned apart.\n');
+    return;
+  }
+  // -a: every thread of this process (libuv pool and V8 helpers too); threads created later inherit it.
+  execFileSync('taskset', ['-a', '-c', '-p', String(SETTINGS.loadCore), String(process.pid)], { stdio: 'ignore' });
+}
+
+/** One real request before the load: the route answers 200 with the success envelope, or the run stops here. */
+async function probe(url: string, key?: string): Promise<string> {
+  const res = await fetch(url, { headers: key ? { 'x-api-key': key } : {} });
+  const body = await res.text();
+  if (res.status !== 200 || !body.startsWith('{"code":"0"')) throw new Error(`probe ${url} answered ${res.status}: ${body.slice(0, 300)}`);
+  return body;
+}
+
+async function runVariant(variant: Row['variant'], adapter: Row['adapter'], port: number, path: string, keys?: string[]): Promise<Row> {
+  process.stdout.write(`- ${variant} on ${adapter}: ${SETTINGS.warmupS} s warm-up, ${SETTINGS.durationS} s measured, ${SETTINGS.connections} connections${keys ? `, ${keys.length} keys` : ''}\n`);
+  const m = await measure({ url: `http://127.0.0.1:${port}${path}`, connections: SETTINGS.connections, durationS: SETTINGS.durationS, warmupS: SETTINGS.warmupS, keys });
+  return { variant, adapter, path, ...m };
+}
+
+async function benchApp(adapter: 'express' | 'fastify', rows: Row[], wallets: string[]): Promise<string> {
+  process.stdout.write(`starting ${adapter} app on core ${SETTINGS.serverCore} (migrations, ${keyCount} Max accounts + keys)...\n`);
+  const started = Date.now();
+  const server: ServerHandle = await startServer(`app:${adapter}`, 'bench/servers/app.server.ts', SETTINGS.serverCore, {
+    HTTP_ADAPTER: adapter,
+    BENCH_KEYS: String(keyCount),
+    DATABASE_URL: SETTINGS.databaseUrl,
+    REDIS_URL: SETTINGS.redisUrl,
+    REDIS_KEY_PREFIX: `${RUN_PREFIX}${adapter}:`,
+  });
+  try {
+    const keys = server.ready.keys ?? [];
+    wallets.push(...(server.ready.wallets ?? []));
+    process.stdout.write(`  ready on :${server.ready.port} (pid ${server.pid}) after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    const base = `http://127.0.0.1:${server.ready.port}`;
+    await probe(`${base}${HEALTH_PATH}`);
+    const billedBody = await probe(`${base}${BILLED_PATH}`, keys[0]);
+    // Health first: the billed run leaves ledger entries for the background flusher, which would tax it.
+    rows.push(await runVariant('health', adapter, server.ready.port, HEALTH_PATH));
+    rows.push(await runVariant('billed', adapter, server.ready.port, BILLED_PATH, keys));
+    return billedBody;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function benchBare(body: string, rows: Row[]): Promise<void> {
+  const server = await startServer('bare', 'bench/servers/bare.server.ts', SETTINGS.serverCore, { BENCH_BODY: body });
+  try {
+    rows.push(await runVariant('bare', 'node:http', server.ready.port, BILLED_PATH));
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Leaves the shared test database and Redis as they were: only this run's accounts and prefix go. */
+async function cleanUp(wallets: string[]): Promise<void> {
+  if (process.env.BENCH_KEEP_DATA === '1') return;
+  const redis = new Redis(SETTINGS.redisUrl, { maxRetriesPerRequest: 2 });
+  try {
+    let cursor = '0';
+    do {
+      const [nextCursor, found] = await redis.scan(cursor, 'MATCH', `${RUN_PREFIX}*`, 'COUNT', 1000);
+      if (found.length > 0) await redis.unlink(...found);
+      cursor = nextCursor;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  if (wallets.length === 0) return;
+  const db = new Client({ connectionString: SETTINGS.databaseUrl });
+  await db.connect();
+  try {
+    // api_keys, credit_transactions and usage_counters follow by ON DELETE CASCADE.
+    await db.query('DELETE FROM accounts WHERE wallet_address = ANY($1)', [wallets]);
+  } finally {
+    await db.end();
+  }
+}
+
+/** Problems that make the figures meaningless: any failed request, or a key pool too small for the rate. */
+function problems(rows: Row[]): string[] {
+  const found: string[] = [];
+  for (const r of rows) {
+    if (r.non2xx > 0) found.push(`${r.variant} on ${r.adapter}: ${r.non2xx} non-2xx responses (status codes ${JSON.stringify(r.statusCodes)})`);
+    if (r.errors + r.timeouts > 0) found.push(`${r.variant} on ${r.adapter}: ${r.errors} errors, ${r.timeouts} timeouts`);
+    const perKey = (r.total + r.warmupTotal) / keyCount;
+    if (r.variant === 'billed' && perKey > TIER_RPM) {
+      found.push(`${r.variant} on ${r.adapter}: ${perKey.toFixed(0)} requests per key may exceed ${TIER_RPM}/min; raise BENCH_MAX_RPS`);
+    }
+  }
+  return found;
+}
+
+async function main(): Promise<void> {
+  pinSelf();
+  process.stdout.write(`platform bench: server on core ${SETTINGS.serverCore}, autocannon on core ${SETTINGS.loadCore}, ${cpus().length} cores, node ${process.version}\n`);
+  const rows: Row[] = [];
+  const wallets: string[] = [];
+  let failed = false;
+  try {
+    await benchApp('express', rows, wallets);
+    const billedBody = await benchApp('fastify', rows, wallets);
+    // Last, with the exact bytes the billed route just answered, so only the framework differs.
+    await benchBare(billedBody, rows);
+  } catch (error) {
+    failed = true;
+    process.stderr.write(`\nBENCH FAILED: ${error instanceof Error ? error.message : String(error)}\n`);
+  } finally {
+    killAll();
+    await cleanUp(wallets).catch((error: unknown) => process.stderr.write(`cleanup failed: ${(error as Error).message}\n`));
+  }
+  if (rows.length === 0) return void (process.exitCode = 1);
+
+  const order: Array<[Row['variant'], Row['adapter']]> = [['bare', 'node:http'], ['health', 'express'], ['billed', 'express'], ['health', 'fastify'], ['billed', 'fastify']];
+  const sorted = order.map(([v, a]) => rows.find((r) => r.variant === v && r.adapter === a)).filter((r): r is Row => r !== undefined);
+  const computed = ratios(sorted);
+  printTable(sorted, computed);
+  const file = writeResults(join(__dirname, 'results'), { ...SETTINGS, keysPerAppServer: keyCount, pipelining: 1 }, sorted, computed);
+  process.stdout.write(`results: ${file}\n`);
+
+  const found = problems(sorted);
+  for (const p of found) process.stderr.write(`ERROR: ${p}\n`);
+  if (failed || found.length > 0) process.exitCode = 1;
+}
+
+// Whatever happens, no server outlives the bench.
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+void main();

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The test command (npm test): unit specs, then integration and e2e against real PostgreSQL and Redis,
+# the e2e suite once per HTTP adapter. Exits non-zero on any failure; ends with one summary line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+results="$(mktemp -d)"
+status=0
+
+run() {
+  local name="$1"; shift
+  echo "== ${name}"
+  npx jest "$@" --json --outputFile="${results}/${name}.json" || status=1
+}
+
+run unit --selectProjects unit
+run integration --selectProjects integration --runInBand
+run e2e-express --selectProjects e2e --runInBand
+TEST_HTTP_ADAPTER=fastify run e2e-fastify --selectProjects e2e --runInBand
+
+node -e '
+  const fs = require("fs");
+  let passed = 0, failed = 0, ran = 0;
+  for (const f of fs.readdirSync(process.argv[1])) {
+    const r = JSON.parse(fs.readFileSync(process.argv[1] + "/" + f, "utf8"));
+    passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites; ran++;
+  }
+  if (ran < 4) failed += 4 - ran;
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+' "${results}" || status=1
+rm -rf "${results}"
+exit "${status}"

@@ -1,0 +1,112 @@
+import { AccountAdminService, normalizeWallet } from '../modules/account/account-admin.service';
+import { TIER_NAMES } from '../modules/account/tiers';
+import { formatTable, toAccountView, toKeyView } from './cli-views';
+
+/** Every option a command can take; all of a command's options are required. */
+export const OPTION_VALUES = {
+  wallet: '<0x address>',
+  tier: TIER_NAMES.join('|'),
+  amount: '<decimal>',
+  prefix: '<key prefix>',
+} as const;
+
+export type OptionName = keyof typeof OPTION_VALUES;
+export type CommandArgs = Record<OptionName, string>;
+
+/** `json` is merged into `{ ok: true, ... }` under --json; `text` is printed line by line otherwise. */
+export interface CommandOutput {
+  json: Record<string, unknown>;
+  text: string[];
+}
+
+export interface CliCommand {
+  summary: string;
+  options: readonly OptionName[];
+  run(admin: AccountAdminService, args: CommandArgs): Promise<CommandOutput>;
+}
+
+/** The ops commands: a thin shell over AccountAdminService, which owns every rule and validation. */
+export const COMMANDS: Record<string, CliCommand> = {
+  'account:create': {
+    summary: 'Create an account (paid tiers start with their monthly quota)',
+    options: ['wallet', 'tier'],
+    async run(admin, { wallet, tier }) {
+      const account = toAccountView(await admin.createAccount({ wallet, tier }));
+      return {
+        json: { account },
+        text: [`created account ${account.walletAddress} (tier ${account.tier}, balance ${account.creditBalance})`],
+      };
+    },
+  },
+  'account:list': {
+    summary: 'List accounts with their settled balance and active key count',
+    options: [],
+    async run(admin) {
+      const accounts = (await admin.listAccounts()).map(toAccountView);
+      const rows = accounts.map((a) => [a.walletAddress, a.tier, a.creditBalance, String(a.activeKeys ?? 0), a.createdAt]);
+      return {
+        json: { accounts },
+        text: accounts.length === 0 ? ['no accounts'] : formatTable(['WALLET', 'TIER', 'BALANCE', 'KEYS', 'CREATED'], rows),
+      };
+    },
+  },
+  'account:set-tier': {
+    summary: "Set the tier; starts a fresh monthly period at the new tier's quota",
+    options: ['wallet', 'tier'],
+    async run(admin, { wallet, tier }) {
+      const account = toAccountView(await admin.setTier({ wallet, tier }));
+      return {
+        json: { account },
+        text: [`${account.walletAddress} is now on tier ${account.tier} (balance ${account.creditBalance})`],
+      };
+    },
+  },
+  'credits:set': {
+    summary: 'Grant or reset credits: set the balance of the current period',
+    options: ['wallet', 'amount'],
+    async run(admin, { wallet, amount }) {
+      const account = toAccountView(await admin.setCredits({ wallet, amount }));
+      return { json: { account }, text: [`${account.walletAddress} balance set to ${account.creditBalance}`] };
+    },
+  },
+  'key:create': {
+    summary: 'Issue an API key; the key is printed once and cannot be shown again',
+    options: ['wallet'],
+    async run(admin, { wallet }) {
+      const created = await admin.createKey({ wallet });
+      const view = { ...created, createdAt: created.createdAt.toISOString() };
+      return {
+        json: view,
+        text: [
+          `API key for ${view.walletAddress} (prefix ${view.prefix}):`,
+          `  ${view.key}`,
+          'This is the only time the key is shown; store it now.',
+        ],
+      };
+    },
+  },
+  'key:list': {
+    summary: "List an account's keys (prefixes only)",
+    options: ['wallet'],
+    async run(admin, { wallet }) {
+      const keys = (await admin.listKeys({ wallet })).map(toKeyView);
+      const walletAddress = normalizeWallet(wallet);
+      const rows = keys.map((k) => [k.prefix, k.revokedAt ? 'revoked' : 'active', k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']);
+      return {
+        json: { walletAddress, keys },
+        text:
+          keys.length === 0
+            ? [`no keys for ${walletAddress}`]
+            : formatTable(['PREFIX', 'STATUS', 'CREATED', 'LAST USED', 'REVOKED'], rows),
+      };
+    },
+  },
+  'key:revoke': {
+    summary: 'Revoke a key by its prefix; every replica refuses it within API_KEY_CACHE_TTL_MS',
+    options: ['prefix'],
+    async run(admin, { prefix }) {
+      const key = toKeyView(await admin.revokeKey({ prefix }));
+      return { json: { ...key }, text: [`revoked ${key.prefix} (at ${key.revokedAt})`] };
+    },
+  },
+};

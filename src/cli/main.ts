@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { AppConfig, loadAppConfig, loadDotEnv } from '../config/app.config';
+import { acquireEmbeddedLock } from '../infra/database/embedded-lock';
+import { AccountAdminService } from '../modules/account/account-admin.service';
+import { CliModule } from './cli.module';
+import { CliIo, runCli } from './cli-runner';
+
+// Everything is closed before the exit code is set; this only guards against a handle nobody owns.
+const FORCE_EXIT_AFTER_MS = 5_000;
+
+const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(`${text}\n`),
+  stderr: (text) => process.stderr.write(`${text}\n`),
+};
+
+/** Boots just the modules the commands need; stdout stays reserved for the result. */
+async function withAdmin<T>(config: AppConfig, debug: boolean, work: (admin: AccountAdminService) => Promise<T>): Promise<T> {
+  // PGlite is single-process: never open the data folder a running server holds.
+  const lock = config.database.url ? undefined : acquireEmbeddedLock(config.database.dataDir, 'cli');
+  try {
+    const context = await NestFactory.createApplicationContext(CliModule.register(config), {
+      logger: debug ? ['error', 'warn'] : false,
+      abortOnError: false,
+    });
+    try {
+      return await work(context.get(AccountAdminService));
+    } finally {
+      await context.close();
+    }
+  } finally {
+    lock?.release();
+  }
+}
+
+async function main(): Promise<number> {
+  // DEBUG is a CLI switch for stack traces, not service configuration.
+  const debug = Boolean(process.env.DEBUG);
+  return runCli(process.argv.slice(2), {
+    io: processIo,
+    debug,
+    withAdmin: (work) => {
+      loadDotEnv();
+      return withAdmin(loadAppConfig(), debug, work);
+    },
+  });
+}
+
+void main().then((code) => {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), FORCE_EXIT_AFTER_MS).unref();
+});

@@ -1,0 +1,140 @@
+import request from 'supertest';
+import { AccountAdminService } from '../../src/modules/account/account-admin.service';
+import { createTestApp, TestApp } from '../support/create-test-app';
+import { makeAccount } from '../support/factories';
+import { eventually, get, waitForFreshWindow } from '../support/http';
+import { resetDb } from '../support/reset-db';
+import { testConfig } from '../support/test-env';
+
+describe('Public API pipeline', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp(testConfig({ API_KEY_CACHE_TTL_MS: '500' }));
+    await resetDb(t.db);
+  });
+  afterAll(() => t.close());
+
+  describe('key auth', () => {
+    it('answers 401 INVALID_API_KEY without a key, with rate-limit-free error headers', async () => {
+      const res = await get(t, '/account');
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ code: 'INVALID_API_KEY', msg: expect.stringContaining('x-api-key'), data: null });
+      expect(res.headers['x-request-id']).toEqual(expect.any(String));
+      expect(res.headers['x-credits-cost']).toBe('0');
+    });
+
+    it('answers 401 for a well-formed key that does not exist and for junk', async () => {
+      for (const key of ['mdk_' + 'a'.repeat(32), 'not-a-key', '']) {
+        const res = await get(t, '/account', key);
+        expect(res.status).toBe(401);
+        expect(res.body.code).toBe('INVALID_API_KEY');
+      }
+    });
+
+    it('stops accepting a revoked key within 5 seconds', async () => {
+      const { key, prefix } = await makeAccount(t, { tier: 'free' });
+      expect((await get(t, '/account', key)).status).toBe(200);
+      await t.app.get(AccountAdminService).revokeKey({ prefix });
+      const started = Date.now();
+      const res = await eventually(() => get(t, '/account', key), (r) => r.status === 401, 5000);
+      expect(res.status).toBe(401);
+      expect(Date.now() - started).toBeLessThan(5000);
+    });
+  });
+
+  describe('headers and envelope', () => {
+    it('wraps success in the envelope and sets every pipeline header', async () => {
+      const { key, wallet, prefix } = await makeAccount(t, { tier: 'pro' });
+      const res = await get(t, '/account', key).set('x-request-id', 'req-abc-123');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        code: '0',
+        msg: 'success',
+        data: {
+          walletAddress: wallet,
+          tier: 'Pro',
+          rpm: 200,
+          credits: { balance: '9999999', resetAnchorAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) },
+          keyPrefix: prefix,
+        },
+      });
+      expect(res.headers['x-request-id']).toBe('req-abc-123');
+      expect(res.headers['x-ratelimit-limit']).toBe('200');
+      expect(Number(res.headers['x-ratelimit-remaining'])).toBe(199);
+      const reset = Number(res.headers['x-ratelimit-reset']);
+      expect(reset % 60).toBe(0);
+      expect(reset).toBeGreaterThan(Date.now() / 1000);
+      expect(reset - Date.now() / 1000).toBeLessThanOrEqual(60);
+      expect(res.headers['ratelimit-policy']).toBe('"minute";q=200;w=60');
+      expect(res.headers['ratelimit']).toMatch(/^"minute";r=199;t=\d{1,2}$/);
+      expect(res.headers['x-credits-cost']).toBe('1');
+      expect(res.headers['x-credits-remaining']).toBe('9999999');
+    });
+
+    it('names the offending field on validation errors and does not bill them', async () => {
+      const { key } = await makeAccount(t, { tier: 'pro' });
+      for (const [query, field] of [
+        ['limit=abc', 'limit'],
+        ['limit=101', 'limit'],
+        ['page=0', 'page'],
+        ['page=501&limit=20', 'page'],
+        ['bogus=1', 'bogus'],
+      ]) {
+        const res = await get(t, `/account/credits/transactions?${query}`, key);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ code: 'VALIDATION_ERROR', msg: expect.stringMatching(new RegExp(`^${field}\\b`)), data: null });
+        expect(res.headers['x-credits-cost']).toBe('0');
+        expect(res.headers['x-credits-remaining']).toBe('10000000');
+        expect(res.headers['x-ratelimit-limit']).toBe('200');
+      }
+    });
+
+    it('answers unknown routes with 404 NOT_FOUND in the envelope', async () => {
+      const res = await request(t.server as never).get('/api/public/v1/nope');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ code: 'NOT_FOUND', msg: expect.any(String), data: null });
+      expect(res.headers['x-request-id']).toEqual(expect.any(String));
+    });
+
+    it('keeps Free callers unmetered: cost 0 and no balance header', async () => {
+      const { key } = await makeAccount(t, { tier: 'free' });
+      const res = await get(t, '/account/credits', key);
+      expect(res.status).toBe(200);
+      expect(res.body.data.balance).toBe('0');
+      expect(res.headers['x-credits-cost']).toBe('0');
+      expect(res.headers['x-credits-remaining']).toBeUndefined();
+      expect(res.headers['x-ratelimit-limit']).toBe('60');
+    });
+  });
+
+  describe('rate limit', () => {
+    it('admits exactly the Pro cap of 250 concurrent calls and answers the rest 429 with Retry-After', async () => {
+      const { key } = await makeAccount(t, { tier: 'pro' });
+      await waitForFreshWindow();
+      const responses = await Promise.all(Array.from({ length: 250 }, () => get(t, '/usage', key)));
+      const ok = responses.filter((r) => r.status === 200);
+      const limited = responses.filter((r) => r.status === 429);
+      expect(ok).toHaveLength(200);
+      expect(limited).toHaveLength(50);
+      for (const res of limited) {
+        expect(res.body).toEqual({ code: 'RATE_LIMITED', msg: expect.any(String), data: null });
+        expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
+        expect(res.headers['x-ratelimit-remaining']).toBe('0');
+        expect(res.headers['x-credits-cost']).toBe('0');
+      }
+    });
+
+    it('does not bill rate-limited calls', async () => {
+      const { key } = await makeAccount(t, { tier: 'pro' });
+      await waitForFreshWindow();
+      const responses = await Promise.all(Array.from({ length: 210 }, () => get(t, '/account/credits', key)));
+      expect(responses.filter((r) => r.status === 200)).toHaveLength(200);
+      const last = await get(t, '/usage', key);
+      expect(last.status).toBe(429);
+      const balances = responses.filter((r) => r.status === 200).map((r) => Number(r.body.data.balance));
+      expect(Math.min(...balances)).toBe(10_000_000 - 200);
+    });
+  });
+});

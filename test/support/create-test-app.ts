@@ -1,0 +1,32 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory';
+import { AppConfig } from '../../src/config/app.config';
+import { KV_STORE, KvStore } from '../../src/infra/kv/kv-store';
+import { testConfig } from './test-env';
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  kv: KvStore;
+  db: DataSource;
+  /** The node server to hand to supertest. */
+  server: unknown;
+  close(): Promise<void>;
+}
+
+/** The real application (configureApp included) on the configured adapter, real PostgreSQL and Redis. */
+export async function createTestApp(config: AppConfig = testConfig()): Promise<TestApp> {
+  const app = await createApp(config, { logger: false });
+  await app.init();
+  if (config.http.adapter === 'fastify') await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
+  return {
+    app,
+    config,
+    kv: app.get<KvStore>(KV_STORE),
+    db: app.get(DataSource),
+    server: app.getHttpServer(),
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { AppConfig, HttpAdapterName, loadAppConfig } from '../../src/config/app.config';
+
+/** The local servers CI starts; overridable so the suite can point elsewhere. */
+export const TEST_DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+/** scripts/test.sh runs the e2e suite once per adapter. */
+export const TEST_ADAPTER: HttpAdapterName = process.env.TEST_HTTP_ADAPTER === 'fastify' ? 'fastify' : 'express';
+
+/** A fresh Redis key prefix per test file keeps files from seeing each other's windows and balances. */
+export function uniqueKeyPrefix(): string {
+  return `test:${randomBytes(4).toString('hex')}:`;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): AppConfig {
+  return loadAppConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'error',
+    PORT: '0',
+    HTTP_ADAPTER: TEST_ADAPTER,
+    DATABASE_URL: TEST_DATABASE_URL,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: uniqueKeyPrefix(),
+    LEDGER_FLUSH_INTERVAL_MS: '200',
+    USAGE_SYNC_INTERVAL_MS: '200',
+    ...overrides,
+  });
+}
