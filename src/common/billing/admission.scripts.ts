@@ -210,7 +210,8 @@ return moved
     let moved = 0;
     for (const [requestId, hold] of Object.entries(data.hgetall(holds))) {
       const at = Number(hold.slice(hold.lastIndexOf('|') + 1));
-      if (at > Number(cutoffMs)) continue;
+      // Written as "not at or before" so a malformed line (NaN) stays put, as it does in Lua.
+      if (!(at <= Number(cutoffMs))) continue;
       data.rpush(outbox, hold);
       data.hdel(holds, requestId);
       moved += 1;

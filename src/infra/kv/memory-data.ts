@@ -56,6 +56,7 @@ export class MemoryData {
 
   incrBy(key: string, by: number): number {
     const entry = this.live(key);
+    if (entry && !isString(entry.value)) throw new Error('WRONGTYPE Operation against a key holding the wrong kind of value');
     const next = parseInteger(entry ? (entry.value as string) : '0') + by;
     this.entries.set(key, { value: String(next), expiresAt: entry?.expiresAt ?? null });
     return next;
@@ -101,8 +102,10 @@ export class MemoryData {
 
   lrange(key: string, start: number, stop: number): string[] {
     const list = this.typed(key, isList) ?? [];
-    const end = stop < 0 ? list.length + stop + 1 : stop + 1;
-    return list.slice(start < 0 ? Math.max(0, list.length + start) : start, end);
+    // Redis semantics: negative indexes count from the tail, out-of-range ends clamp, an empty range is [].
+    const from = start < 0 ? Math.max(0, list.length + start) : start;
+    const to = stop < 0 ? list.length + stop : Math.min(stop, list.length - 1);
+    return from > to ? [] : list.slice(from, to + 1);
   }
 
   ltrim(key: string, start: number, stop: number): void {

@@ -1,0 +1,520 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ADMIT_SCRIPT,
+  AdmitReply,
+  AdmitStatus,
+  COMMIT_HOLDS_SCRIPT,
+  REFUND_SCRIPT,
+  RELEASE_ORPHAN_HOLDS_SCRIPT,
+} from '../../src/common/billing/admission.scripts';
+import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/common/billing/billing-keys';
+import { parseLedgerEntry } from '../../src/common/billing/ledger-entry';
+import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
+import { MemoryData } from '../../src/infra/kv/memory-data';
+import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
+import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
+
+/**
+ * Every script has a Lua body and a JavaScript twin; each test below runs unchanged against real Redis
+ * and the in-process store and expects the very same replies, so a divergence fails on one of the two.
+ */
+
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const T0 = Date.UTC(2027, 0, 15, 12, 0, 0);
+const ENDPOINT = 'hl.perp.holders';
+const ACCOUNT = 'acct-1';
+
+/** What a test needs from a store beyond the KvStore interface: a clean slate, time passing, and TTL checks. */
+interface StoreHarness {
+  fresh(): Promise<KvStore>;
+  /** Lets `ms` pass: real time on Redis, the injected clock in memory. */
+  elapse(ms: number): Promise<void>;
+  /** The key expires within `ms` (Redis: 0 < PTTL <= ms; memory: alive at ms - 1, gone at ms). */
+  expectLease(key: string, ms: number): Promise<void>;
+  /** The key has no expiry at all. */
+  expectNoLease(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function makeRedis(): StoreHarness {
+  const prefix = `test:kv:${randomBytes(6).toString('hex')}:`;
+  const store = RedisKvStore.connect(REDIS_URL, prefix);
+  // KEYS and the script's own DEL take raw names, so the prefix is spelled out here.
+  const wipe = () => store.client.eval(`for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end`, 0, `${prefix}*`);
+  return {
+    fresh: async () => {
+      await wipe();
+      return store;
+    },
+    elapse: (ms) => new Promise((resolve) => setTimeout(resolve, ms + 25)),
+    expectLease: async (key, ms) => {
+      const pttl = await store.client.pttl(key);
+      expect(pttl).toBeGreaterThan(0);
+      expect(pttl).toBeLessThanOrEqual(ms);
+    },
+    expectNoLease: async (key) => {
+      expect(await store.client.pttl(key)).toBe(-1);
+    },
+    close: async () => {
+      await wipe();
+      await store.close();
+    },
+  };
+}
+
+function makeMemory(): StoreHarness {
+  let now = T0;
+  let data = new MemoryData(() => now);
+  return {
+    fresh: async () => {
+      now = T0;
+      data = new MemoryData(() => now);
+      return new MemoryKvStore(data);
+    },
+    elapse: async (ms) => {
+      now += ms + 1;
+    },
+    expectLease: async (key, ms) => {
+      const start = now;
+      now = start + ms - 1;
+      expect(data.exists(key)).toBe(true);
+      now = start + ms;
+      expect(data.exists(key)).toBe(false);
+    },
+    expectNoLease: async (key) => {
+      now += 10 * 365 * 24 * 3600 * 1000;
+      expect(data.exists(key)).toBe(true);
+    },
+    close: async () => undefined,
+  };
+}
+
+/** KvStore has no RPUSH or HSET of its own; the tests fill lists and hashes through this script. */
+const TEST_RPUSH: KvScript<number> = {
+  name: 'test-rpush',
+  lua: `return redis.call('RPUSH', KEYS[1], unpack(ARGV))`,
+  local: (data, [key], values) => data.rpush(key, ...values),
+};
+const TEST_HSET: KvScript<number> = {
+  name: 'test-hset',
+  lua: `redis.call('HSET', KEYS[1], unpack(ARGV)) return 1`,
+  local: (data, [key], pairs) => {
+    for (let i = 0; i < pairs.length; i += 2) data.hset(key, { [pairs[i]]: pairs[i + 1] });
+    return 1;
+  },
+};
+
+interface AdmitCall {
+  requestId: string;
+  keyId?: string;
+  accountId?: string;
+  cap?: number;
+  metered?: boolean;
+  costMicro?: number;
+  seedMicro?: string;
+  epoch?: number;
+  seedPeriod?: number;
+  period?: number;
+  quotaMicro?: string;
+  endpoint?: string;
+  nowMs?: number;
+}
+
+const ADMIT_DEFAULTS = {
+  keyId: 'key-1',
+  accountId: ACCOUNT,
+  cap: 100,
+  metered: true,
+  costMicro: 1_000_000,
+  seedMicro: '5000000',
+  epoch: 1,
+  seedPeriod: 0,
+  period: 0,
+  quotaMicro: '20000000',
+  endpoint: ENDPOINT,
+  nowMs: T0,
+};
+
+/** Keys and arguments in the order AdmissionService.admit passes them. */
+function admit(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
+  const c = { ...ADMIT_DEFAULTS, ...call };
+  return kv.run(
+    ADMIT_SCRIPT,
+    [
+      BillingKeys.window(c.keyId, Math.floor(c.nowMs / WINDOW_MS)),
+      BillingKeys.credits(c.accountId),
+      BillingKeys.holds,
+      BillingKeys.usage(c.accountId, c.period),
+      BillingKeys.seq,
+      BillingKeys.outbox,
+      BillingKeys.usageDirty,
+    ],
+    [
+      c.cap,
+      WINDOW_KEY_TTL_MS,
+      c.metered ? 1 : 0,
+      c.metered ? c.costMicro : 0,
+      c.seedMicro,
+      c.epoch,
+      c.seedPeriod,
+      c.period,
+      c.quotaMicro,
+      c.requestId,
+      c.accountId,
+      c.endpoint,
+      c.nowMs,
+      USAGE_KEY_TTL_MS,
+      BillingKeys.usageMember(c.accountId, c.period),
+    ],
+  );
+}
+
+/** Keys and arguments in the order AdmissionService.settleFailure passes them. */
+function refund(kv: KvStore, { requestId, accountId = ACCOUNT, period = 0, endpoint = ENDPOINT }: { requestId: string; accountId?: string; period?: number; endpoint?: string }) {
+  return kv.run(REFUND_SCRIPT, [BillingKeys.credits(accountId), BillingKeys.holds, BillingKeys.usage(accountId, period)], [requestId, endpoint]);
+}
+
+function commitHolds(kv: KvStore, requestIds: string[]) {
+  return kv.run(COMMIT_HOLDS_SCRIPT, [BillingKeys.holds, BillingKeys.outbox], requestIds);
+}
+
+function releaseOrphanHolds(kv: KvStore, cutoffMs: number) {
+  return kv.run(RELEASE_ORPHAN_HOLDS_SCRIPT, [BillingKeys.holds, BillingKeys.outbox], [cutoffMs]);
+}
+
+async function outbox(kv: KvStore) {
+  return (await kv.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
+}
+
+describe.each([
+  ['redis', makeRedis],
+  ['memory', makeMemory],
+])('scripts and basics on the %s store', (_kind, make) => {
+  const harness = make();
+  let sut: KvStore;
+
+  beforeEach(async () => {
+    sut = await harness.fresh();
+  });
+  afterAll(() => harness.close());
+
+  describe('ADMIT_SCRIPT', () => {
+    it('admits calls up to the cap, then limits with status 0 while still counting the window', async () => {
+      const replies: AdmitReply[] = [];
+      for (let i = 1; i <= 5; i++) replies.push(await admit(sut, { requestId: `req-${i}`, cap: 3, metered: false }));
+
+      expect(replies).toEqual([
+        [AdmitStatus.ADMITTED, 1, '-1'],
+        [AdmitStatus.ADMITTED, 2, '-1'],
+        [AdmitStatus.ADMITTED, 3, '-1'],
+        [AdmitStatus.RATE_LIMITED, 4, '-1'],
+        [AdmitStatus.RATE_LIMITED, 5, '-1'],
+      ]);
+      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '3' });
+    });
+
+    it('counts each minute in its own window', async () => {
+      await admit(sut, { requestId: 'req-1', cap: 1, metered: false });
+
+      expect(await admit(sut, { requestId: 'req-2', cap: 1, metered: false, nowMs: T0 + WINDOW_MS })).toEqual([AdmitStatus.ADMITTED, 1, '-1']);
+    });
+
+    it('gives the window key a lease of WINDOW_KEY_TTL_MS', async () => {
+      await admit(sut, { requestId: 'req-1', metered: false });
+
+      await harness.expectLease(BillingKeys.window('key-1', Math.floor(T0 / WINDOW_MS)), WINDOW_KEY_TTL_MS);
+    });
+
+    it('answers an unmetered call with balance -1 and counts only usage calls', async () => {
+      expect(await admit(sut, { requestId: 'req-1', metered: false })).toEqual([AdmitStatus.ADMITTED, 1, '-1']);
+
+      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '1' });
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({});
+      expect(await sut.hgetall(BillingKeys.holds)).toEqual({});
+      expect(await sut.spop(BillingKeys.usageDirty, 10)).toEqual([BillingKeys.usageMember(ACCOUNT, 0)]);
+    });
+
+    it('gives the usage meter a lease of USAGE_KEY_TTL_MS', async () => {
+      await admit(sut, { requestId: 'req-1' });
+
+      await harness.expectLease(BillingKeys.usage(ACCOUNT, 0), USAGE_KEY_TTL_MS);
+    });
+
+    it('seeds an absent balance from seedBal, deducts the cost and leaves a charge hold', async () => {
+      expect(await admit(sut, { requestId: 'req-1', seedMicro: '5000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '4000000']);
+
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '4000000', epoch: '1', period: '0' });
+      const holds = await sut.hgetall(BillingKeys.holds);
+      expect(Object.keys(holds)).toEqual(['req-1']);
+      expect(parseLedgerEntry(holds['req-1'])).toEqual({
+        type: 'charge',
+        accountId: ACCOUNT,
+        referenceId: 'req-1',
+        endpoint: ENDPOINT,
+        amountMicro: '-1000000',
+        balanceAfterMicro: '4000000',
+        epoch: 1,
+        period: 0,
+        seq: 1,
+        atMs: T0,
+      });
+      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '1', [`${ENDPOINT}#credits`]: '1000000' });
+    });
+
+    it('keeps the live balance over seedBal while the epoch is unchanged', async () => {
+      await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+
+      expect(await admit(sut, { requestId: 'req-2', seedMicro: '9000000' })).toEqual([AdmitStatus.ADMITTED, 2, '3000000']);
+    });
+
+    it('refuses with status 2 when the balance is below the cost, without deducting or counting usage', async () => {
+      expect(await admit(sut, { requestId: 'req-1', seedMicro: '500000', costMicro: 1_000_000 })).toEqual([AdmitStatus.INSUFFICIENT_CREDITS, 1, '500000']);
+
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '500000', epoch: '1', period: '0' });
+      expect(await sut.hgetall(BillingKeys.holds)).toEqual({});
+      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({});
+      expect(await sut.spop(BillingKeys.usageDirty, 10)).toEqual([]);
+    });
+
+    it('admits a call that spends the balance down to exactly zero', async () => {
+      expect(await admit(sut, { requestId: 'req-1', seedMicro: '1000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '0']);
+    });
+
+    it('re-seeds the balance when the operator epoch grows', async () => {
+      await admit(sut, { requestId: 'req-1', epoch: 1, seedMicro: '5000000' });
+
+      expect(await admit(sut, { requestId: 'req-2', epoch: 2, seedMicro: '10000000' })).toEqual([AdmitStatus.ADMITTED, 2, '9000000']);
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0' });
+    });
+
+    it('resets the balance to the quota in a new period and queues a period_reset entry before charging', async () => {
+      await admit(sut, { requestId: 'req-1', seedMicro: '5000000', period: 0 });
+
+      const reply = await admit(sut, { requestId: 'req-2', seedPeriod: 0, period: 1, quotaMicro: '20000000', nowMs: T0 + 1000 });
+
+      expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '19000000']);
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '19000000', epoch: '1', period: '1' });
+      expect(await outbox(sut)).toEqual([
+        {
+          type: 'period_reset',
+          accountId: ACCOUNT,
+          referenceId: 'period:1',
+          endpoint: '',
+          amountMicro: '16000000',
+          balanceAfterMicro: '20000000',
+          epoch: 1,
+          period: 1,
+          seq: 2,
+          atMs: T0 + 1000,
+        },
+      ]);
+      const hold = parseLedgerEntry((await sut.hgetall(BillingKeys.holds))['req-2']);
+      expect(hold).toMatchObject({ type: 'charge', amountMicro: '-1000000', balanceAfterMicro: '19000000', period: 1, seq: 3 });
+    });
+
+    it('keeps balances of 100M credits exact, never in exponent notation', async () => {
+      const reply = await admit(sut, { requestId: 'req-1', seedMicro: '100000000000000', costMicro: 1_000_000 });
+
+      expect(reply).toEqual([AdmitStatus.ADMITTED, 1, '99999999000000']);
+      expect(parseLedgerEntry((await sut.hgetall(BillingKeys.holds))['req-1'])).toMatchObject({ balanceAfterMicro: '99999999000000' });
+      expect(await refund(sut, { requestId: 'req-1' })).toBe('100000000000000');
+    });
+
+    it('writes a period_reset amount exact at 100M credits', async () => {
+      await admit(sut, { requestId: 'req-1', seedMicro: '1000000' });
+
+      await admit(sut, { requestId: 'req-2', period: 1, quotaMicro: '100000000000000' });
+
+      expect(await outbox(sut)).toEqual([expect.objectContaining({ amountMicro: '100000000000000', balanceAfterMicro: '100000000000000' })]);
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toMatchObject({ bal: '99999999000000' });
+    });
+  });
+
+  describe('REFUND_SCRIPT', () => {
+    it('gives the held credits back and takes the call out of usage', async () => {
+      await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+
+      expect(await refund(sut, { requestId: 'req-1' })).toBe('5000000');
+
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '1', period: '0' });
+      expect(await sut.hgetall(BillingKeys.holds)).toEqual({});
+      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '0', [`${ENDPOINT}#credits`]: '0' });
+    });
+
+    it('returns -1 without touching credits when the call has no hold, but still takes it out of usage', async () => {
+      await admit(sut, { requestId: 'paid', seedMicro: '5000000' });
+      await admit(sut, { requestId: 'free', metered: false });
+
+      expect(await refund(sut, { requestId: 'free' })).toBe('-1');
+
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toMatchObject({ bal: '4000000' });
+      expect(Object.keys(await sut.hgetall(BillingKeys.holds))).toEqual(['paid']);
+      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '1', [`${ENDPOINT}#credits`]: '1000000' });
+    });
+
+    it('refunds a hold only once', async () => {
+      await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+      await refund(sut, { requestId: 'req-1' });
+
+      expect(await refund(sut, { requestId: 'req-1' })).toBe('-1');
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toMatchObject({ bal: '5000000' });
+    });
+
+    it('does not add a hold from before an epoch change to the re-seeded balance', async () => {
+      await admit(sut, { requestId: 'req-1', epoch: 1, seedMicro: '5000000' });
+      await admit(sut, { requestId: 'req-2', epoch: 2, seedMicro: '10000000' });
+
+      expect(await refund(sut, { requestId: 'req-1' })).toBe('9000000');
+
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0' });
+      expect(Object.keys(await sut.hgetall(BillingKeys.holds))).toEqual(['req-2']);
+      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '1', [`${ENDPOINT}#credits`]: '1000000' });
+    });
+
+    it('does not add a hold from before a monthly reset to the new quota', async () => {
+      await admit(sut, { requestId: 'req-1', seedMicro: '5000000', period: 0 });
+      await admit(sut, { requestId: 'req-2', period: 1, quotaMicro: '20000000' });
+
+      expect(await refund(sut, { requestId: 'req-1', period: 0 })).toBe('19000000');
+    });
+  });
+
+  describe('COMMIT_HOLDS_SCRIPT', () => {
+    it('moves the named holds to the outbox in the order given and ignores unknown ids', async () => {
+      for (const requestId of ['req-1', 'req-2', 'req-3']) await admit(sut, { requestId });
+      const holds = await sut.hgetall(BillingKeys.holds);
+
+      expect(await commitHolds(sut, ['req-3', 'unknown', 'req-1'])).toBe(2);
+
+      expect(await sut.lrange(BillingKeys.outbox, 0, -1)).toEqual([holds['req-3'], holds['req-1']]);
+      expect(Object.keys(await sut.hgetall(BillingKeys.holds))).toEqual(['req-2']);
+    });
+
+    it('moves nothing when no id has a hold', async () => {
+      expect(await commitHolds(sut, ['unknown'])).toBe(0);
+      expect(await sut.llen(BillingKeys.outbox)).toBe(0);
+    });
+  });
+
+  describe('RELEASE_ORPHAN_HOLDS_SCRIPT', () => {
+    it('moves only the holds made at or before the cutoff', async () => {
+      await admit(sut, { requestId: 'req-a', nowMs: T0 + 1000 });
+      await admit(sut, { requestId: 'req-b', nowMs: T0 + 2000 });
+      await admit(sut, { requestId: 'req-c', nowMs: T0 + 3000 });
+
+      expect(await releaseOrphanHolds(sut, T0 + 2000)).toBe(2);
+
+      expect((await outbox(sut)).map((e) => e?.referenceId)).toEqual(['req-a', 'req-b']);
+      expect(Object.keys(await sut.hgetall(BillingKeys.holds))).toEqual(['req-c']);
+    });
+  });
+
+  describe('KvStore basics', () => {
+    it('gets what was set, and null for a missing key', async () => {
+      await sut.set('k', 'v');
+
+      expect(await sut.get('k')).toBe('v');
+      expect(await sut.get('missing')).toBeNull();
+      await harness.expectNoLease('k');
+    });
+
+    it('sets a value with a lease that expires it', async () => {
+      await sut.set('k', 'v', 5_000);
+
+      await harness.expectLease('k', 5_000);
+    });
+
+    it('forgets a leased value once the lease has passed', async () => {
+      await sut.set('k', 'v', 50);
+      await harness.elapse(50);
+
+      expect(await sut.get('k')).toBeNull();
+    });
+
+    it('setIfAbsent creates the key once, keeps the first value, and again after expiry', async () => {
+      expect(await sut.setIfAbsent('k', 'first', 50)).toBe(true);
+      expect(await sut.setIfAbsent('k', 'second', 50)).toBe(false);
+      expect(await sut.get('k')).toBe('first');
+
+      await harness.elapse(50);
+
+      expect(await sut.setIfAbsent('k', 'third', 50)).toBe(true);
+      expect(await sut.get('k')).toBe('third');
+    });
+
+    it('del counts only the keys that existed', async () => {
+      await sut.set('a', '1');
+      await sut.set('b', '2');
+
+      expect(await sut.del('a', 'b', 'missing')).toBe(2);
+      expect(await sut.del()).toBe(0);
+      expect(await sut.get('a')).toBeNull();
+    });
+
+    it('hgetall returns every field, and {} for a missing hash', async () => {
+      await sut.run(TEST_HSET, ['h'], ['a', '1', 'b', '2']);
+
+      expect(await sut.hgetall('h')).toEqual({ a: '1', b: '2' });
+      expect(await sut.hgetall('missing')).toEqual({});
+    });
+
+    it.each<[number, number, string[]]>([
+      [0, -1, ['a', 'b', 'c', 'd', 'e']],
+      [-2, -1, ['d', 'e']],
+      [1, -2, ['b', 'c', 'd']],
+      [-100, 1, ['a', 'b']],
+      [3, 100, ['d', 'e']],
+      [0, -5, ['a']],
+      [3, 1, []],
+      [5, 10, []],
+      [-1, -2, []],
+    ])('lrange(%i, %i) reads the range Redis reads', async (start, stop, expected) => {
+      await sut.run(TEST_RPUSH, ['l'], ['a', 'b', 'c', 'd', 'e']);
+
+      expect(await sut.lrange('l', start, stop)).toEqual(expected);
+    });
+
+    it('lrange and ltrim read and keep nothing when stop lies before the head of the list', async () => {
+      await sut.run(TEST_RPUSH, ['l'], ['a', 'b', 'c', 'd', 'e']);
+
+      expect(await sut.lrange('l', 0, -7)).toEqual([]);
+      await sut.ltrim('l', 0, -7);
+      expect(await sut.llen('l')).toBe(0);
+    });
+
+    it('ltrim keeps the range, as the outbox drain uses it, and deletes a list it empties', async () => {
+      await sut.run(TEST_RPUSH, ['l'], ['a', 'b', 'c', 'd', 'e']);
+
+      await sut.ltrim('l', 2, -1);
+      expect(await sut.lrange('l', 0, -1)).toEqual(['c', 'd', 'e']);
+      await sut.ltrim('l', -2, -1);
+      expect(await sut.lrange('l', 0, -1)).toEqual(['d', 'e']);
+      await sut.ltrim('l', 5, -1);
+      expect(await sut.llen('l')).toBe(0);
+      expect(await sut.del('l')).toBe(0);
+    });
+
+    it('llen counts a list, and 0 for a missing one', async () => {
+      expect(await sut.run(TEST_RPUSH, ['l'], ['a', 'b'])).toBe(2);
+
+      expect(await sut.llen('l')).toBe(2);
+      expect(await sut.llen('missing')).toBe(0);
+    });
+
+    it('sadd keeps distinct members and spop pops them until the set is gone', async () => {
+      await sut.sadd('s', 'a', 'b', 'c', 'a');
+
+      const first = await sut.spop('s', 2);
+      const rest = await sut.spop('s', 5);
+
+      expect(first).toHaveLength(2);
+      expect([...first, ...rest].sort()).toEqual(['a', 'b', 'c']);
+      expect(await sut.spop('s', 5)).toEqual([]);
+      expect(await sut.del('s')).toBe(0);
+    });
+
+    it('answers ping', async () => {
+      await expect(sut.ping()).resolves.toBeUndefined();
+    });
+  });
+});
