@@ -55,7 +55,7 @@ function stop(child: ChildProcess): Promise<void> {
 
 async function getJson(url: string, key?: string) {
   const res = await fetch(url, { headers: key ? { 'x-api-key': key } : {} });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as { data: Record<string, any> } };
 }
 
 describe('Embedded default (no DATABASE_URL, no REDIS_URL)', () => {

@@ -46,7 +46,7 @@ describe('Public API pipeline', () => {
   describe('headers and envelope', () => {
     it('wraps success in the envelope and sets every pipeline header', async () => {
       const { key, wallet, prefix } = await makeAccount(t, { tier: 'pro' });
-      const res = await get(t, '/account', key).set('x-request-id', 'req-abc-123');
+      const res = await get(t, '/account', key).set('x-request-id', 'client-chosen');
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         code: '0',
@@ -59,7 +59,8 @@ describe('Public API pipeline', () => {
           keyPrefix: prefix,
         },
       });
-      expect(res.headers['x-request-id']).toBe('req-abc-123');
+      // Minted by the server (it keys the ledger row), never the client's.
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(res.headers['x-ratelimit-limit']).toBe('200');
       expect(Number(res.headers['x-ratelimit-remaining'])).toBe(199);
       const reset = Number(res.headers['x-ratelimit-reset']);

@@ -4,7 +4,7 @@ import { EnvelopeDto, PageFieldsDto } from '../dto/envelope.dto';
 
 /** Headers the pipeline sets on every public response. */
 const RESPONSE_HEADERS = {
-  'X-Request-Id': { description: 'Request id (echoes a valid incoming X-Request-Id)', schema: { type: 'string' } },
+  'X-Request-Id': { description: 'Server-minted request id; the referenceId of this call\'s ledger row', schema: { type: 'string' } },
   'X-RateLimit-Limit': { description: 'Per-minute cap of the key', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Calls left in this window', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Epoch seconds when the next window starts', schema: { type: 'integer' } },

@@ -1,6 +1,6 @@
 import { applyDecorators, Controller } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiExtraModels, ApiHeader, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CREDIT_COSTS, EndpointName } from '../billing/credit-costs';
 import { ErrorEnvelopeDto } from '../dto/envelope.dto';
 import { ErrorCode } from '../errors/error-code';
@@ -49,7 +49,6 @@ export function PublicEndpoint(name: EndpointName, summary: string, options: { v
       summary,
       description: `**Cost:** ${cost} credit${cost === 1 ? '' : 's'} per successful call (paid tiers; Free is not metered). Endpoint name in /usage: \`${name}\`.`,
     }),
-    ApiHeader({ name: 'x-request-id', required: false, description: 'Optional id to correlate logs; echoed back' }),
   ];
   if (options.validates !== false) {
     decorators.push(errorResponse(400, [ErrorCode.VALIDATION_ERROR], 'Invalid parameter; msg names the field'));

@@ -22,7 +22,6 @@ export interface Admission {
 }
 
 const STATE = Symbol('requestState');
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 
 type WithState = IncomingMessage & { [STATE]?: RequestState };
 
@@ -39,9 +38,9 @@ export function requestState(req: unknown): RequestState {
   const raw = rawRequest(req);
   let state = raw[STATE];
   if (!state) {
-    const incoming = raw.headers?.['x-request-id'];
-    const requestId = typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
-    state = { requestId };
+    // Always minted here, never taken from the client: it keys the credit hold and the ledger row, so a
+    // caller-chosen id could collide with another call and merge two charges into one.
+    state = { requestId: randomUUID() };
     raw[STATE] = state;
   }
   return state;
