@@ -35,9 +35,10 @@ export function acquireEmbeddedLock(dataDir: string, owner: EmbeddedLockOwner): 
       const holder = readHolder(path);
       if (attempt > 0 || (holder && isAlive(holder.pid))) {
         const who = holder ? `${holder.owner ?? 'another process'} (pid ${holder.pid})` : 'another process';
+        const remedy = holder?.owner === 'cli' ? 'wait for that ops command to finish' : 'stop the server first';
         throw new EmbeddedLockError(
-          `the embedded database in ${dataDir} is in use by ${who}; stop the server first or set DATABASE_URL ` +
-            `to use PostgreSQL (if no such process runs, delete ${path})`,
+          `the embedded database in ${dataDir} is in use by ${who}; ${remedy}, or set DATABASE_URL to use ` +
+            `PostgreSQL (if no such process runs, delete ${path})`,
         );
       }
       removeIfExists(path);

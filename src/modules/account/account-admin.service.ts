@@ -11,9 +11,12 @@ import { generateApiKey } from './api-key-format';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { CreditTransactionEntity } from './entities/credit-transaction.entity';
-import { isTier, Tier, TIERS } from './tiers';
+import { isMetered, isTier, Tier, TIERS } from './tiers';
 
 export const MAX_ACTIVE_KEYS = 5;
+/** Live balances are integer micro-credits in Redis and Lua: 1e9 credits = 1e15 micro stays exact below 2^53. */
+export const MAX_CREDIT_BALANCE = '1000000000';
+const UNIQUE_VIOLATION = '23505';
 
 export interface CreatedApiKey {
   key: string;
@@ -47,7 +50,11 @@ export class AccountAdminService {
         creditSeq: '0',
         resetAnchorAt: new Date(),
       });
-      return manager.save(account);
+      return manager.save(account).catch((error: { code?: string }) => {
+        // Two operators creating the same wallet at once: the loser gets the same answer as a late one.
+        if (error.code === UNIQUE_VIOLATION) throw AppError.validation('wallet', `an account for ${walletAddress} already exists`);
+        throw error;
+      });
     });
   }
 
@@ -78,6 +85,8 @@ export class AccountAdminService {
     const balance = parseCredits(amount);
     return this.accounts.transaction(async (manager) => {
       const account = await this.lockAccount(manager, wallet);
+      if (!isMetered(account.tier)) throw new AppError(ErrorCode.FORBIDDEN, 'wallet: Free accounts are not metered; set a paid tier first');
+      // The amount is measured against the last settled balance (PostgreSQL), which trails the live one by ~1 s.
       await this.recordAdjustment(manager, account, balance, `balance set to ${balance} by operator`);
       Object.assign(account, {
         creditBalance: balance,
@@ -168,8 +177,8 @@ function parseTier(tier: string): Tier {
 }
 
 function parseCredits(amount: string): string {
-  if (!/^\d{1,18}(\.\d{1,6})?$/.test(String(amount ?? ''))) {
-    throw AppError.validation('amount', 'must be a non-negative decimal with at most 6 decimal places');
+  if (!/^\d{1,10}(\.\d{1,6})?$/.test(String(amount ?? '')) || new Decimal(amount).gt(MAX_CREDIT_BALANCE)) {
+    throw AppError.validation('amount', `must be a decimal from 0 to ${MAX_CREDIT_BALANCE} with at most 6 decimal places`);
   }
   return toDecimalString(amount);
 }

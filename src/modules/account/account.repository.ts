@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiCaller } from '../../common/auth/api-caller';
 import { creditsToMicro } from '../../common/billing/credit-units';
+import { toDecimalString } from '../../common/decimal/decimal';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { CreditTransactionEntity } from './entities/credit-transaction.entity';
@@ -80,7 +81,7 @@ export class AccountRepository {
             id: r.id,
             walletAddress: r.wallet_address,
             tier: r.tier,
-            creditBalance: String(r.credit_balance),
+            creditBalance: toDecimalString(String(r.credit_balance)),
             resetAnchorAt: new Date(r.reset_anchor_at as string),
             createdAt: new Date(r.created_at as string),
             activeKeys: Number(r.active_keys),
