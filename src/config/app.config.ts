@@ -14,6 +14,25 @@ export interface AppConfig {
   apiKeys: { cacheTtlMs: number; touchIntervalMs: number };
   ledger: { commitIntervalMs: number; flushIntervalMs: number; orphanHoldMs: number };
   usage: { syncIntervalMs: number };
+  hyperliquid: {
+    infoUrl: string;
+    statsUrl: string;
+    /** Request weight the upstream allows per minute per IP; 0 turns budgeting off (simulator benchmarks). */
+    weightPerMinute: number;
+    timeoutMs: number;
+    maxRetries: number;
+  };
+  hlJobs: {
+    enabled: boolean;
+    midsIntervalMs: number;
+    positionsIntervalMs: number;
+    tradesIntervalMs: number;
+    snapshotIntervalMs: number;
+    leaderboardIntervalMs: number;
+    pollConcurrency: number;
+    pollBatch: number;
+    snapshotRetention: number;
+  };
 }
 
 // Only for a newcomer's embedded run; validation refuses them in production.
@@ -45,5 +64,23 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       orphanHoldMs: env.LEDGER_ORPHAN_HOLD_MS,
     },
     usage: { syncIntervalMs: env.USAGE_SYNC_INTERVAL_MS },
+    hyperliquid: {
+      infoUrl: env.HYPERLIQUID_INFO_URL,
+      statsUrl: env.HYPERLIQUID_STATS_URL.replace(/\/+$/, ''),
+      weightPerMinute: env.HYPERLIQUID_WEIGHT_PER_MINUTE,
+      timeoutMs: env.HYPERLIQUID_TIMEOUT_MS,
+      maxRetries: env.HYPERLIQUID_MAX_RETRIES,
+    },
+    hlJobs: {
+      enabled: env.HL_JOBS_ENABLED,
+      midsIntervalMs: env.HL_MIDS_INTERVAL_MS,
+      positionsIntervalMs: env.HL_POSITIONS_INTERVAL_MS,
+      tradesIntervalMs: env.HL_TRADES_INTERVAL_MS,
+      snapshotIntervalMs: env.HL_SNAPSHOT_INTERVAL_MS,
+      leaderboardIntervalMs: env.HL_LEADERBOARD_INTERVAL_MS,
+      pollConcurrency: env.HL_POLL_CONCURRENCY,
+      pollBatch: env.HL_POLL_BATCH,
+      snapshotRetention: env.HL_SNAPSHOT_RETENTION,
+    },
   };
 }

@@ -69,6 +69,48 @@ export class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(1000) @Max(600_000)
   API_KEY_TOUCH_INTERVAL_MS = 10_000;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false, require_protocol: true })
+  HYPERLIQUID_INFO_URL = 'https://api.hyperliquid.xyz/info';
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false, require_protocol: true })
+  HYPERLIQUID_STATS_URL = 'https://stats-data.hyperliquid.xyz/Mainnet';
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(1_000_000)
+  HYPERLIQUID_WEIGHT_PER_MINUTE = 1200;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  HYPERLIQUID_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(10)
+  HYPERLIQUID_MAX_RETRIES = 3;
+
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  HL_JOBS_ENABLED = true;
+
+  @Transform(toInt) @IsInt() @Min(500) @Max(3_600_000)
+  HL_MIDS_INTERVAL_MS = 3000;
+
+  @Transform(toInt) @IsInt() @Min(500) @Max(3_600_000)
+  HL_POSITIONS_INTERVAL_MS = 5000;
+
+  @Transform(toInt) @IsInt() @Min(500) @Max(3_600_000)
+  HL_TRADES_INTERVAL_MS = 10_000;
+
+  @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  HL_SNAPSHOT_INTERVAL_MS = 15_000;
+
+  @Transform(toInt) @IsInt() @Min(1000) @Max(86_400_000)
+  HL_LEADERBOARD_INTERVAL_MS = 60_000;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  HL_POLL_CONCURRENCY = 8;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  HL_POLL_BATCH = 200;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  HL_SNAPSHOT_RETENTION = 3;
 }
 
 /** Validates the raw environment once at start-up; a bad value stops the process with every problem listed. */
