@@ -1,6 +1,14 @@
 import { DataSource } from 'typeorm';
 
-/** Empties every table the spine owns (migrations stay applied). */
+/** Empties every table the service owns (migrations stay applied; snapshot partitions are dropped). */
 export async function resetDb(db: DataSource): Promise<void> {
-  await db.query('TRUNCATE usage_counters, credit_transactions, api_keys, accounts CASCADE');
+  const partitions: Array<{ name: string }> = await db.query(
+    `SELECT c.relname AS name FROM pg_class c WHERE c.relkind = 'r' AND c.relname ~ '^hl_[a-z_]+_s[0-9]+$'`,
+  );
+  for (const { name } of partitions) await db.query(`DROP TABLE IF EXISTS ${name}`);
+  await db.query(
+    `TRUNCATE usage_counters, credit_transactions, api_keys, accounts,
+              hl_addresses, hl_markets, hl_mids, hl_mid_samples, hl_positions, hl_spot_balances, hl_trades, hl_fills,
+              hl_current_snapshots, hl_snapshot_coins, hl_snapshots, job_runs CASCADE`,
+  );
 }

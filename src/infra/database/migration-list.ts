@@ -1,4 +1,5 @@
 import { PlatformSpine1763700000000 } from './migrations/1763700000000-platform-spine';
+import { HlSnapshots1763800000000 } from './migrations/1763800000000-hl-snapshots';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
-export const MIGRATIONS = [PlatformSpine1763700000000];
+export const MIGRATIONS = [PlatformSpine1763700000000, HlSnapshots1763800000000];
