@@ -14,6 +14,8 @@ import { KvModule } from './infra/kv/kv.module';
 import { AccountModule } from './modules/account/account.module';
 import { HealthModule } from './modules/health/health.module';
 import { UsageModule } from './modules/usage/usage.module';
+import { JobsModule } from './jobs/jobs.module';
+import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
 
 /**
  * The modular monolith. Global providers are listed in pipeline order: key auth, then admission
@@ -32,6 +34,8 @@ export class AppModule implements NestModule {
         HealthModule,
         AccountModule,
         UsageModule,
+        JobsModule,
+        HlJobsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: ApiKeyGuard },

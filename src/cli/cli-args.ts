@@ -29,10 +29,17 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   const rest = argv.filter((_, i) => i !== nameIndex);
   if (rest.includes('--help') || rest.includes('-h')) return { kind: 'help', json, command: name };
 
-  const options = Object.fromEntries(command.options.map((option) => [option, { type: 'string' as const }]));
+  const declared = [...command.options, ...(command.optional ?? [])];
+  const options = Object.fromEntries(declared.map((option) => [option, { type: 'string' as const }]));
   let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({ args: rest, options: { ...options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({
+      args: rest,
+      options: { ...options, json: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: Boolean(command.positional),
+    }));
   } catch (error) {
     throw new UsageError(`${name}: ${describeParseError(error as Error & { code?: string })}; usage: ${commandUsage(name)}`);
   }
@@ -40,12 +47,19 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   if (missing.length > 0) {
     throw new UsageError(`${name}: missing ${missing.map((o) => `--${o}`).join(', ')}; usage: ${commandUsage(name)}`);
   }
-  return { kind: 'run', json, name, command, args: values as CommandArgs };
+  if (command.positional && positionals.length !== 1) {
+    throw new UsageError(`${name}: expected exactly one ${command.positional}; usage: ${commandUsage(name)}`);
+  }
+  const args = { ...values, ...(command.positional ? { positional: positionals[0] } : {}) } as CommandArgs;
+  return { kind: 'run', json, name, command, args };
 }
 
 export function commandUsage(name: string): string {
-  const options = COMMANDS[name].options.map((option: OptionName) => `--${option} ${OPTION_VALUES[option]}`);
-  return [CLI_INVOCATION, name, ...options, '[--json]'].join(' ');
+  const command = COMMANDS[name];
+  const required = command.options.map((option: OptionName) => `--${option} ${OPTION_VALUES[option]}`);
+  const optional = (command.optional ?? []).map((option: OptionName) => `[--${option} ${OPTION_VALUES[option]}]`);
+  const positional = command.positional ? [`<${command.positional}>`] : [];
+  return [CLI_INVOCATION, name, ...positional, ...required, ...optional, '[--json]'].join(' ');
 }
 
 export function usageText(): string {

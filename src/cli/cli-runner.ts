@@ -1,7 +1,7 @@
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { EmbeddedLockError } from '../infra/database/embedded-lock';
-import { AccountAdminService } from '../modules/account/account-admin.service';
+import { INestApplicationContext } from '@nestjs/common';
 import { CLI_INVOCATION, commandUsage, parseCommandLine, UsageError, usageText } from './cli-args';
 import { COMMANDS } from './commands';
 
@@ -15,18 +15,18 @@ export interface CliIo {
   stderr(text: string): void;
 }
 
-/** Opens the admin service for one command and closes whatever it opened afterwards. */
-export type WithAdmin = <T>(work: (admin: AccountAdminService) => Promise<T>) => Promise<T>;
+/** Opens the application context for one command and closes whatever it opened afterwards. */
+export type WithApp = <T>(work: (app: INestApplicationContext) => Promise<T>) => Promise<T>;
 
 export interface CliDeps {
   io: CliIo;
-  withAdmin: WithAdmin;
+  withApp: WithApp;
   /** Print stack traces of unexpected errors. */
   debug?: boolean;
 }
 
 /** Runs one command line and returns the exit code; never throws. */
-export async function runCli(argv: readonly string[], { io, withAdmin, debug = false }: CliDeps): Promise<number> {
+export async function runCli(argv: readonly string[], { io, withApp, debug = false }: CliDeps): Promise<number> {
   const json = argv.includes('--json');
   try {
     const invocation = parseCommandLine(argv);
@@ -34,7 +34,7 @@ export async function runCli(argv: readonly string[], { io, withAdmin, debug = f
       printHelp(io, invocation);
       return EXIT_OK;
     }
-    const output = await withAdmin((admin) => invocation.command.run(admin, invocation.args));
+    const output = await withApp((app) => invocation.command.run(app, invocation.args));
     io.stdout(json ? JSON.stringify({ ok: true, ...output.json }) : output.text.join('\n'));
     return EXIT_OK;
   } catch (error) {

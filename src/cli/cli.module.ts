@@ -2,18 +2,22 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { AppConfig } from '../config/app.config';
 import { DatabaseModule } from '../infra/database/database.module';
+import { KvModule } from '../infra/kv/kv.module';
+import { JobsModule } from '../jobs/jobs.module';
 import { AccountModule } from '../modules/account/account.module';
+import { HlJobsModule } from '../modules/hl/jobs/hl-jobs.module';
 
 /**
- * The slice of the application the ops commands need. No KV store: operator changes are written to
- * PostgreSQL only and bump credit_epoch, which every replica picks up when it re-reads the caller.
+ * The slice of the application the ops commands need: accounts and keys (operator changes go to
+ * PostgreSQL and bump credit_epoch, which every replica picks up when it re-reads the caller), and the
+ * jobs with the KV store their locks and the upstream weight budget live in.
  */
 @Module({})
 export class CliModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }), DatabaseModule, AccountModule],
+      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }), DatabaseModule, KvModule, AccountModule, JobsModule, HlJobsModule],
     };
   }
 }

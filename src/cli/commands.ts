@@ -1,6 +1,8 @@
+import { INestApplicationContext } from '@nestjs/common';
 import { AccountAdminService, normalizeWallet } from '../modules/account/account-admin.service';
 import { TIER_NAMES } from '../modules/account/tiers';
 import { formatTable, toAccountView, toKeyView } from './cli-views';
+import { HL_COMMANDS } from './hl-commands';
 
 /** Every option a command can take; all of a command's options are required. */
 export const OPTION_VALUES = {
@@ -8,10 +10,12 @@ export const OPTION_VALUES = {
   tier: TIER_NAMES.join('|'),
   amount: '<decimal>',
   prefix: '<key prefix>',
+  address: '<0x address>',
+  tags: '<tag,tag>',
 } as const;
 
 export type OptionName = keyof typeof OPTION_VALUES;
-export type CommandArgs = Record<OptionName, string>;
+export type CommandArgs = Record<OptionName, string> & { positional?: string };
 
 /** `json` is merged into `{ ok: true, ... }` under --json; `text` is printed line by line otherwise. */
 export interface CommandOutput {
@@ -21,17 +25,23 @@ export interface CommandOutput {
 
 export interface CliCommand {
   summary: string;
+  /** Required options. */
   options: readonly OptionName[];
-  run(admin: AccountAdminService, args: CommandArgs): Promise<CommandOutput>;
+  optional?: readonly OptionName[];
+  /** Name of the one positional argument the command takes, if any (`job:run <name>`). */
+  positional?: string;
+  run(app: INestApplicationContext, args: CommandArgs): Promise<CommandOutput>;
 }
 
-/** The ops commands: a thin shell over AccountAdminService, which owns every rule and validation. */
+const admin = (app: INestApplicationContext) => app.get(AccountAdminService);
+
+/** The ops commands: a thin shell over the services, which own every rule and validation. */
 export const COMMANDS: Record<string, CliCommand> = {
   'account:create': {
     summary: 'Create an account (paid tiers start with their monthly quota)',
     options: ['wallet', 'tier'],
-    async run(admin, { wallet, tier }) {
-      const account = toAccountView(await admin.createAccount({ wallet, tier }));
+    async run(app, { wallet, tier }) {
+      const account = toAccountView(await admin(app).createAccount({ wallet, tier }));
       return {
         json: { account },
         text: [`created account ${account.walletAddress} (tier ${account.tier}, balance ${account.creditBalance})`],
@@ -41,8 +51,8 @@ export const COMMANDS: Record<string, CliCommand> = {
   'account:list': {
     summary: 'List accounts with their settled balance and active key count',
     options: [],
-    async run(admin) {
-      const accounts = (await admin.listAccounts()).map(toAccountView);
+    async run(app) {
+      const accounts = (await admin(app).listAccounts()).map(toAccountView);
       const rows = accounts.map((a) => [a.walletAddress, a.tier, a.creditBalance, String(a.activeKeys ?? 0), a.createdAt]);
       return {
         json: { accounts },
@@ -53,8 +63,8 @@ export const COMMANDS: Record<string, CliCommand> = {
   'account:set-tier': {
     summary: "Set the tier; starts a fresh monthly period at the new tier's quota",
     options: ['wallet', 'tier'],
-    async run(admin, { wallet, tier }) {
-      const account = toAccountView(await admin.setTier({ wallet, tier }));
+    async run(app, { wallet, tier }) {
+      const account = toAccountView(await admin(app).setTier({ wallet, tier }));
       return {
         json: { account },
         text: [`${account.walletAddress} is now on tier ${account.tier} (balance ${account.creditBalance})`],
@@ -64,16 +74,16 @@ export const COMMANDS: Record<string, CliCommand> = {
   'credits:set': {
     summary: 'Grant or reset credits: set the balance of the current period',
     options: ['wallet', 'amount'],
-    async run(admin, { wallet, amount }) {
-      const account = toAccountView(await admin.setCredits({ wallet, amount }));
+    async run(app, { wallet, amount }) {
+      const account = toAccountView(await admin(app).setCredits({ wallet, amount }));
       return { json: { account }, text: [`${account.walletAddress} balance set to ${account.creditBalance}`] };
     },
   },
   'key:create': {
     summary: 'Issue an API key; the key is printed once and cannot be shown again',
     options: ['wallet'],
-    async run(admin, { wallet }) {
-      const created = await admin.createKey({ wallet });
+    async run(app, { wallet }) {
+      const created = await admin(app).createKey({ wallet });
       const view = { ...created, createdAt: created.createdAt.toISOString() };
       return {
         json: view,
@@ -88,8 +98,8 @@ export const COMMANDS: Record<string, CliCommand> = {
   'key:list': {
     summary: "List an account's keys (prefixes only)",
     options: ['wallet'],
-    async run(admin, { wallet }) {
-      const keys = (await admin.listKeys({ wallet })).map(toKeyView);
+    async run(app, { wallet }) {
+      const keys = (await admin(app).listKeys({ wallet })).map(toKeyView);
       const walletAddress = normalizeWallet(wallet);
       const rows = keys.map((k) => [k.prefix, k.revokedAt ? 'revoked' : 'active', k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']);
       return {
@@ -104,9 +114,10 @@ export const COMMANDS: Record<string, CliCommand> = {
   'key:revoke': {
     summary: 'Revoke a key by its prefix; every replica refuses it within API_KEY_CACHE_TTL_MS',
     options: ['prefix'],
-    async run(admin, { prefix }) {
-      const key = toKeyView(await admin.revokeKey({ prefix }));
+    async run(app, { prefix }) {
+      const key = toKeyView(await admin(app).revokeKey({ prefix }));
       return { json: { ...key }, text: [`revoked ${key.prefix} (at ${key.revokedAt})`] };
     },
   },
+  ...HL_COMMANDS,
 };

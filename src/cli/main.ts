@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig, loadAppConfig, loadDotEnv } from '../config/app.config';
 import { acquireEmbeddedLock } from '../infra/database/embedded-lock';
-import { AccountAdminService } from '../modules/account/account-admin.service';
+import { INestApplicationContext } from '@nestjs/common';
 import { CliModule } from './cli.module';
 import { CliIo, runCli } from './cli-runner';
 
@@ -15,7 +15,7 @@ const processIo: CliIo = {
 };
 
 /** Boots just the modules the commands need; stdout stays reserved for the result. */
-async function withAdmin<T>(config: AppConfig, debug: boolean, work: (admin: AccountAdminService) => Promise<T>): Promise<T> {
+async function withApp<T>(config: AppConfig, debug: boolean, work: (app: INestApplicationContext) => Promise<T>): Promise<T> {
   // PGlite is single-process: never open the data folder a running server holds.
   const lock = config.database.url ? undefined : acquireEmbeddedLock(config.database.dataDir, 'cli');
   try {
@@ -24,7 +24,7 @@ async function withAdmin<T>(config: AppConfig, debug: boolean, work: (admin: Acc
       abortOnError: false,
     });
     try {
-      return await work(context.get(AccountAdminService));
+      return await work(context);
     } finally {
       await context.close();
     }
@@ -39,9 +39,11 @@ async function main(): Promise<number> {
   return runCli(process.argv.slice(2), {
     io: processIo,
     debug,
-    withAdmin: (work) => {
+    withApp: (work) => {
       loadDotEnv();
-      return withAdmin(loadAppConfig(), debug, work);
+      const config = loadAppConfig();
+      // The CLI runs one job on demand (job:run); it never starts the schedule.
+      return withApp({ ...config, hlJobs: { ...config.hlJobs, enabled: false } }, debug, work);
     },
   });
 }

@@ -23,6 +23,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     REDIS_KEY_PREFIX: uniqueKeyPrefix(),
     LEDGER_FLUSH_INTERVAL_MS: '200',
     USAGE_SYNC_INTERVAL_MS: '200',
+    // Suites that want the snapshot jobs turn them on and point them at a simulator.
+    HL_JOBS_ENABLED: 'false',
     ...overrides,
   });
 }

@@ -10,7 +10,20 @@ const RELEASE_SCRIPT: KvScript<number> = {
   },
 };
 
+/** Extends the lease only for its owner. */
+const EXTEND_SCRIPT: KvScript<number> = {
+  name: 'lock-extend',
+  lua: `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
+  local(data, [key], [token, leaseMs]) {
+    if (data.get(key) !== token) return 0;
+    data.pexpire(key, Number(leaseMs));
+    return 1;
+  },
+};
+
 export interface HeldLock {
+  /** False when the lease was lost (expired and taken by another holder). */
+  extend(leaseMs: number): Promise<boolean>;
   release(): Promise<void>;
 }
 
@@ -22,7 +35,10 @@ export async function tryAcquireLock(kv: KvStore, name: string, leaseMs: number)
   const key = `lock:${name}`;
   const token = randomUUID();
   if (!(await kv.setIfAbsent(key, token, leaseMs))) return null;
-  return { release: async () => void (await kv.run(RELEASE_SCRIPT, [key], [token])) };
+  return {
+    extend: async (ms) => (await kv.run(EXTEND_SCRIPT, [key], [token, ms])) === 1,
+    release: async () => void (await kv.run(RELEASE_SCRIPT, [key], [token])),
+  };
 }
 
 /** Runs `work` under the lock, or returns undefined without running it when another holder has it. */

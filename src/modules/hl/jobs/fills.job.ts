@@ -1,0 +1,60 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { mapLimit } from '../../../common/async/map-limit';
+import { AppConfig } from '../../../config/app.config';
+import { JobOutcome } from '../../../jobs/job.types';
+import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
+import { Fill } from '../../../providers/hyperliquid/hyperliquid.types';
+import { FillRow, HlStateRepository } from './hl-state.repository';
+
+const FIRST_LOOKBACK_MS = 7 * 24 * 3600 * 1000;
+const UPSTREAM_PAGE = 2000;
+
+/** Fills of the HIP-3 / HIP-4 traders, read incrementally (from where the last read stopped): the smart-trader aggregates' input. */
+@Injectable()
+export class FillsJob {
+  private readonly logger = new Logger(FillsJob.name);
+
+  constructor(
+    private readonly client: HyperliquidInfoClient,
+    private readonly state: HlStateRepository,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  async run(signal?: AbortSignal): Promise<JobOutcome> {
+    const { pollBatch, pollConcurrency } = this.config.get('hlJobs', { infer: true });
+    const due = await this.state.addressesWantingFills(pollBatch);
+    let rows = 0;
+    const failures = await mapLimit(
+      due,
+      pollConcurrency,
+      async ({ address, polledUntil }) => {
+        const now = Date.now();
+        const fills = await this.client.userFillsByTime(address, polledUntil ?? now - FIRST_LOOKBACK_MS, now);
+        const kept = fills.filter((f) => f.coin.includes(':') || f.coin.startsWith('#')).map((f) => toFillRow(address, f));
+        // A full page means there may be more: continue after its newest fill next round.
+        const until = fills.length >= UPSTREAM_PAGE ? Math.max(...fills.map((f) => f.time)) + 1 : now;
+        await this.state.saveFills(address, kept, until);
+        rows += kept.length;
+      },
+      { signal, onError: ({ address }, error) => this.logger.warn(`fills of ${address} failed: ${(error as Error).message}`) },
+    );
+    return { rows, failures, details: { addresses: due.length } };
+  }
+}
+
+function toFillRow(address: string, f: Fill): FillRow {
+  return {
+    address,
+    // Older fills have no tid; hash + order id + time identifies them.
+    fillKey: f.tid !== null ? String(f.tid) : `${f.hash}:${f.oid}:${f.time}`,
+    coin: f.coin,
+    timeMs: f.time,
+    px: f.px,
+    sz: f.sz,
+    side: f.side,
+    dir: f.dir,
+    closedPnl: f.closedPnl,
+    fee: f.fee,
+  };
+}

@@ -1,0 +1,66 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AppConfig } from '../../../config/app.config';
+import { JobRegistry } from '../../../jobs/job-registry';
+import { HyperliquidModule } from '../../../providers/hyperliquid/hyperliquid.module';
+import { LeaderboardSnapshotBuilder } from '../snapshot/leaderboard-snapshot.builder';
+import { MarketSnapshotBuilder } from '../snapshot/market-snapshot.builder';
+import { SnapshotStore } from '../snapshot/snapshot-store';
+import { FillsJob } from './fills.job';
+import { HlStateRepository } from './hl-state.repository';
+import { LeaderboardJob } from './leaderboard.job';
+import { MarketsJob } from './markets.job';
+import { MidsJob } from './mids.job';
+import { PositionsJob } from './positions.job';
+import { SnapshotJob } from './snapshot.job';
+import { TradesJob } from './trades.job';
+
+const MINUTE = 60_000;
+
+/** The exchange-chain snapshot jobs, registered under their ops names with cadences from configuration. */
+@Module({
+  imports: [HyperliquidModule],
+  providers: [
+    HlStateRepository,
+    SnapshotStore,
+    MarketSnapshotBuilder,
+    LeaderboardSnapshotBuilder,
+    MarketsJob,
+    MidsJob,
+    PositionsJob,
+    TradesJob,
+    FillsJob,
+    LeaderboardJob,
+    SnapshotJob,
+  ],
+  exports: [HlStateRepository, SnapshotStore],
+})
+export class HlJobsModule implements OnModuleInit {
+  constructor(
+    private readonly registry: JobRegistry,
+    private readonly config: ConfigService<AppConfig, true>,
+    private readonly markets: MarketsJob,
+    private readonly mids: MidsJob,
+    private readonly positions: PositionsJob,
+    private readonly trades: TradesJob,
+    private readonly fills: FillsJob,
+    private readonly leaderboard: LeaderboardJob,
+    private readonly snapshot: SnapshotJob,
+  ) {}
+
+  onModuleInit() {
+    const c = this.config.get('hlJobs', { infer: true });
+    const jobs = [
+      { name: 'hl.markets', intervalMs: c.snapshotIntervalMs * 2, leaseMs: MINUTE, job: this.markets },
+      { name: 'hl.mids', intervalMs: c.midsIntervalMs, leaseMs: MINUTE, job: this.mids },
+      { name: 'hl.positions', intervalMs: c.positionsIntervalMs, leaseMs: 5 * MINUTE, job: this.positions },
+      { name: 'hl.trades', intervalMs: c.tradesIntervalMs, leaseMs: 2 * MINUTE, job: this.trades },
+      { name: 'hl.fills', intervalMs: c.tradesIntervalMs, leaseMs: 5 * MINUTE, job: this.fills },
+      { name: 'hl.leaderboard', intervalMs: c.leaderboardIntervalMs, leaseMs: 5 * MINUTE, job: this.leaderboard },
+      { name: 'hl.snapshot', intervalMs: c.snapshotIntervalMs, leaseMs: 5 * MINUTE, job: this.snapshot },
+    ];
+    for (const { name, intervalMs, leaseMs, job } of jobs) {
+      this.registry.register({ name, intervalMs, leaseMs, run: (signal) => job.run(signal) });
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { toDecimalString } from '../../../common/decimal/decimal';
+import { partitionName } from './snapshot-tables';
+import { TRENDING_SQL } from './trending.sql';
+import { HIP3_SMART_TRADERS_SQL, HIP4_SMART_TRADERS_SQL } from './smart-traders.sql';
+
+export interface MarketSnapshotResult {
+  rows: number;
+  /** coin -> share of its open interest (perp) or circulating supply (spot) that the snapshot saw. */
+  coverage: Record<string, number>;
+}
+
+/** Marks used everywhere: the mid when known, else the mark. */
+const MARKS = `SELECT market, coin, COALESCE(mid_px, mark_px) AS px, open_interest, circulating_supply FROM hl_markets`;
+
+/**
+ * Materialises one market snapshot from the latest polled states and the current marks, set-based:
+ * ranked holders per coin (value and PnL recomputed at today's mark, ranks with an address tie-breaker),
+ * per-coin coverage, smart-trader aggregates and trending. Writes only into the snapshot's standalone
+ * partitions; SnapshotStore.publish makes it visible.
+ */
+@Injectable()
+export class MarketSnapshotBuilder {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async build(snapshotId: number, leaderboardSnapshotId: number | null): Promise<MarketSnapshotResult> {
+    const perp = await this.buildPerpHolders(snapshotId);
+    const spot = await this.buildSpotHolders(snapshotId);
+    await this.buildCoinSummaries(snapshotId);
+    await this.db.query(`INSERT INTO ${partitionName('hl_smart_traders', snapshotId)} ${HIP3_SMART_TRADERS_SQL}`, [snapshotId]);
+    await this.db.query(`INSERT INTO ${partitionName('hl_smart_traders', snapshotId)} ${HIP4_SMART_TRADERS_SQL}`, [snapshotId]);
+    await this.db.query(`INSERT INTO ${partitionName('hl_trending', snapshotId)} ${TRENDING_SQL}`, [
+      snapshotId,
+      Math.floor(Date.now() / 60_000),
+      leaderboardSnapshotId ?? 0,
+    ]);
+    return { rows: perp + spot, coverage: await this.coverage(snapshotId) };
+  }
+
+  private async buildPerpHolders(snapshotId: number): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `WITH marks AS (${MARKS} WHERE market = 'perp'),
+       valued AS (
+         SELECT p.coin, p.address, p.szi, p.entry_px, p.leverage, p.leverage_type, p.margin_used, p.liquidation_px, p.cum_funding,
+                m.px, m.open_interest, abs(p.szi) * m.px AS value, p.szi * (m.px - p.entry_px) AS upnl
+           FROM hl_positions p JOIN marks m ON m.coin = p.coin
+          WHERE p.szi <> 0 AND m.px IS NOT NULL
+       ), ins AS (
+         INSERT INTO ${partitionName('hl_perp_holders', snapshotId)}
+         SELECT $1, coin, address, CASE WHEN szi > 0 THEN 'long' ELSE 'short' END, abs(szi), round(value, 6), entry_px, leverage,
+                round(upnl, 6),
+                CASE WHEN entry_px * abs(szi) = 0 THEN 0 ELSE round(upnl * leverage / (abs(szi) * entry_px), 8) END,
+                CASE WHEN leverage_type = 'isolated' OR leverage = 0 THEN margin_used ELSE round(value / leverage, 6) END,
+                liquidation_px, px, cum_funding,
+                CASE WHEN open_interest > 0 THEN round(abs(szi) / open_interest * 100, 8) ELSE 0 END,
+                row_number() OVER (PARTITION BY coin ORDER BY value DESC, address DESC),
+                row_number() OVER (PARTITION BY coin ORDER BY upnl DESC, address DESC)
+           FROM valued
+         RETURNING 1
+       )
+       SELECT count(*)::int AS n FROM ins`,
+      [snapshotId],
+    );
+    return n;
+  }
+
+  private async buildSpotHolders(snapshotId: number): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `WITH marks AS (${MARKS} WHERE market = 'spot'),
+       valued AS (
+         SELECT b.coin, b.address, b.total, b.entry_ntl, m.circulating_supply, b.total * m.px AS value
+           FROM hl_spot_balances b JOIN marks m ON m.coin = b.coin
+          WHERE b.total > 0 AND m.px IS NOT NULL
+       ), ins AS (
+         INSERT INTO ${partitionName('hl_spot_holders', snapshotId)}
+         SELECT $1, coin, address, total, round(value, 6),
+                CASE WHEN entry_ntl IS NOT NULL THEN round(entry_ntl / total, 8) END,
+                entry_ntl,
+                CASE WHEN entry_ntl IS NOT NULL THEN round(value - entry_ntl, 6) END,
+                CASE WHEN entry_ntl > 0 THEN round((value - entry_ntl) / entry_ntl, 8) END,
+                CASE WHEN circulating_supply > 0 THEN round(total / circulating_supply * 100, 8) ELSE 0 END,
+                row_number() OVER (PARTITION BY coin ORDER BY value DESC, address DESC)
+           FROM valued
+         RETURNING 1
+       )
+       SELECT count(*)::int AS n FROM ins`,
+      [snapshotId],
+    );
+    return n;
+  }
+
+  /** Holders per coin and what share of the coin the snapshot saw (long side vs open interest; balances vs supply). */
+  private async buildCoinSummaries(snapshotId: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO hl_snapshot_coins (snapshot_id, market, coin, holders, mark_px, reference_total, seen_total, coverage)
+       SELECT $1, 'perp', m.coin, COALESCE(h.holders, 0), m.px, m.open_interest, COALESCE(h.seen, 0),
+              CASE WHEN m.open_interest > 0 THEN round(LEAST(COALESCE(h.seen, 0) / m.open_interest, 1), 6) END
+         FROM (${MARKS} WHERE market = 'perp') m
+         LEFT JOIN (SELECT coin, count(*)::int AS holders, sum(size) FILTER (WHERE side = 'long') AS seen
+                      FROM ${partitionName('hl_perp_holders', snapshotId)} GROUP BY coin) h ON h.coin = m.coin
+       UNION ALL
+       SELECT $1, 'spot', m.coin, COALESCE(h.holders, 0), m.px, m.circulating_supply, COALESCE(h.seen, 0),
+              CASE WHEN m.circulating_supply > 0 THEN round(LEAST(COALESCE(h.seen, 0) / m.circulating_supply, 1), 6) END
+         FROM (${MARKS} WHERE market = 'spot') m
+         LEFT JOIN (SELECT coin, count(*)::int AS holders, sum(balance) AS seen
+                      FROM ${partitionName('hl_spot_holders', snapshotId)} GROUP BY coin) h ON h.coin = m.coin`,
+      [snapshotId],
+    );
+  }
+
+  private async coverage(snapshotId: number): Promise<Record<string, number>> {
+    const rows: Array<{ market: string; coin: string; coverage: string | null }> = await this.db.query(
+      `SELECT market, coin, coverage::text FROM hl_snapshot_coins WHERE snapshot_id = $1 AND coverage IS NOT NULL ORDER BY market, coin`,
+      [snapshotId],
+    );
+    return Object.fromEntries(rows.map((r) => [`${r.market}:${r.coin}`, Number(toDecimalString(r.coverage!))]));
+  }
+}

@@ -1,0 +1,151 @@
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { fetchJson, FetchJsonOptions, parseRetryAfter, RETRY_AFTER_CAP_MS } from './fetch-json';
+import { UpstreamError } from './upstream.error';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, attempt: number) => void;
+
+/** A tiny upstream whose behaviour per attempt is scripted by the test. */
+async function startServer(handler: Handler): Promise<{ url: string; attempts: () => number; bodies: string[]; close: () => Promise<void> }> {
+  let attempts = 0;
+  const bodies: string[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      attempts += 1;
+      bodies.push(body);
+      handler(req, res, attempts);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/info`,
+    attempts: () => attempts,
+    bodies,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+describe(fetchJson.name, () => {
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  const sleeps: number[] = [];
+  const base = (url: string): FetchJsonOptions => ({
+    url,
+    method: 'POST',
+    body: { type: 'allMids' },
+    timeoutMs: 2_000,
+    maxRetries: 3,
+    provider: 'test',
+    sleep: async (ms) => void sleeps.push(ms),
+    random: () => 0.5,
+  });
+
+  beforeEach(() => (sleeps.length = 0));
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('posts the JSON body and returns the parsed response', async () => {
+    server = await startServer((req, res) => json(res, 200, { method: req.method, type: req.headers['content-type'] }));
+    await expect(fetchJson(base(server.url))).resolves.toEqual({ method: 'POST', type: 'application/json' });
+    expect(JSON.parse(server.bodies[0])).toEqual({ type: 'allMids' });
+  });
+
+  it('retries a 500 twice and succeeds on the third attempt with growing backoff', async () => {
+    server = await startServer((_req, res, attempt) => (attempt <= 2 ? json(res, 500, null) : json(res, 200, { ok: true })));
+    await expect(fetchJson({ ...base(server.url), backoffBaseMs: 100 })).resolves.toEqual({ ok: true });
+    expect(server.attempts()).toBe(3);
+    // equal jitter with random 0.5: 3/4 of 100 then of 200
+    expect(sleeps).toEqual([75, 150]);
+  });
+
+  it('honours Retry-After seconds on a 429', async () => {
+    server = await startServer((_req, res, attempt) => (attempt === 1 ? json(res, 429, null, { 'retry-after': '2' }) : json(res, 200, [])));
+    await expect(fetchJson(base(server.url))).resolves.toEqual([]);
+    expect(server.attempts()).toBe(2);
+    expect(sleeps).toEqual([2_000]);
+  });
+
+  it('caps a long Retry-After', async () => {
+    server = await startServer((_req, res, attempt) => (attempt === 1 ? json(res, 503, null, { 'retry-after': '3600' }) : json(res, 200, 1)));
+    await expect(fetchJson(base(server.url))).resolves.toBe(1);
+    expect(sleeps).toEqual([RETRY_AFTER_CAP_MS]);
+  });
+
+  it('does not retry a 404 and reports the status without the body', async () => {
+    server = await startServer((_req, res) => json(res, 404, { secret: 'do-not-log' }));
+    const error = await fetchJson(base(server.url)).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).toMatchObject({ kind: 'http', status: 404, provider: 'test' });
+    expect((error as Error).message).not.toContain('do-not-log');
+    expect(server.attempts()).toBe(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('gives up after maxRetries with the last error', async () => {
+    server = await startServer((_req, res) => json(res, 502, null));
+    await expect(fetchJson({ ...base(server.url), maxRetries: 2 })).rejects.toMatchObject({ kind: 'http', status: 502 });
+    expect(server.attempts()).toBe(3);
+  });
+
+  it('times out a hanging upstream as kind timeout, retrying each attempt', async () => {
+    server = await startServer(() => undefined); // never answers
+    await expect(fetchJson({ ...base(server.url), timeoutMs: 100, maxRetries: 1 })).rejects.toMatchObject({ kind: 'timeout', provider: 'test' });
+    expect(server.attempts()).toBe(2);
+  });
+
+  it('times out a body that stalls after the headers', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"partial":');
+    });
+    await expect(fetchJson({ ...base(server.url), timeoutMs: 100, maxRetries: 0 })).rejects.toMatchObject({ kind: 'timeout' });
+  });
+
+  it('reports a refused connection as kind network after retrying', async () => {
+    server = await startServer(() => undefined);
+    const { url } = server;
+    await server.close();
+    server = undefined;
+    await expect(fetchJson({ ...base(url), maxRetries: 1 })).rejects.toMatchObject({ kind: 'network' });
+    expect(sleeps).toHaveLength(1);
+  });
+
+  it('reports a body that is not JSON as kind shape without retrying', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>maintenance</html>');
+    });
+    await expect(fetchJson(base(server.url))).rejects.toMatchObject({ kind: 'shape' });
+    expect(server.attempts()).toBe(1);
+  });
+
+  it('stops when the caller aborts', async () => {
+    server = await startServer(() => undefined);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(fetchJson({ ...base(server.url), timeoutMs: 5_000, signal: controller.signal })).rejects.toMatchObject({ kind: 'network' });
+    expect(server.attempts()).toBe(1);
+  });
+});
+
+describe(parseRetryAfter.name, () => {
+  it('reads delta-seconds and HTTP dates, and ignores garbage', () => {
+    expect(parseRetryAfter('3')).toBe(3_000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(null)).toBeUndefined();
+  });
+});

@@ -1,0 +1,134 @@
+import { MemoryData } from '../../infra/kv/memory-data';
+import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
+import { UpstreamError } from '../http/upstream.error';
+import { extraWeight, requestWeight, SPEND_WEIGHT_SCRIPT, WeightBudget, WEIGHT_WINDOW_MS } from './weight-budget';
+
+describe(WeightBudget.name, () => {
+  let now: number;
+  let sleeps: number[];
+  let kv: MemoryKvStore;
+
+  const makeBudget = (weightPerMinute: number) =>
+    new WeightBudget({
+      kv,
+      weightPerMinute,
+      now: () => now,
+      random: () => 0,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    });
+
+  beforeEach(() => {
+    now = 1_000;
+    sleeps = [];
+    kv = new MemoryKvStore(new MemoryData(() => now));
+  });
+
+  it('spends from the current minute window without waiting while the weight fits', async () => {
+    const sut = makeBudget(100);
+    await sut.spend(40);
+    await sut.spend(60);
+    expect(sleeps).toEqual([]);
+    expect(await kv.get('hl:weight:0')).toBe('100');
+  });
+
+  it('waits for the next window when the weight does not fit, with one sleep and no polling', async () => {
+    const sut = makeBudget(100);
+    await sut.spend(80);
+    const run = jest.spyOn(kv, 'run');
+    await sut.spend(30);
+    expect(sleeps).toEqual([WEIGHT_WINDOW_MS - 1_000]);
+    expect(run).toHaveBeenCalledTimes(2);
+    expect(await kv.get('hl:weight:0')).toBe('80');
+    expect(await kv.get('hl:weight:1')).toBe('30');
+  });
+
+  it('treats weightPerMinute 0 as unlimited and touches no key', async () => {
+    const sut = makeBudget(0);
+    const run = jest.spyOn(kv, 'run');
+    for (let i = 0; i < 100; i++) await sut.spend(1_000);
+    await sut.charge(1_000);
+    expect(sleeps).toEqual([]);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('lets a request heavier than the whole budget through alone in an empty window', async () => {
+    const sut = makeBudget(10);
+    await sut.spend(50);
+    expect(sleeps).toEqual([]);
+    await sut.spend(1);
+    expect(sleeps).toHaveLength(1);
+  });
+
+  it('does not deadlock an oversize request behind a partly used window', async () => {
+    const sut = makeBudget(10);
+    await sut.spend(5);
+    await sut.spend(50);
+    expect(sleeps).toEqual([WEIGHT_WINDOW_MS - 1_000]);
+    expect(await kv.get('hl:weight:1')).toBe('50');
+  });
+
+  it('charges a surcharge past the cap without waiting, so the next spend waits', async () => {
+    const sut = makeBudget(100);
+    await sut.spend(90);
+    await sut.charge(30);
+    expect(await kv.get('hl:weight:0')).toBe('120');
+    expect(sleeps).toEqual([]);
+    await sut.spend(2);
+    expect(sleeps).toHaveLength(1);
+  });
+
+  it('gives up with kind budget when the wait would exceed maxWaitMs', async () => {
+    const sut = makeBudget(10);
+    await sut.spend(10);
+    const error = await sut.spend(1, { maxWaitMs: 1_000 }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).toMatchObject({ kind: 'budget' });
+  });
+
+  it('lets a window key expire after two windows', async () => {
+    const sut = makeBudget(100);
+    await sut.spend(10);
+    now += 2 * WEIGHT_WINDOW_MS;
+    expect(await kv.get('hl:weight:0')).toBeNull();
+  });
+
+  it('shares one pool between two budgets on the same store (two replicas)', async () => {
+    const a = makeBudget(100);
+    const b = makeBudget(100);
+    await a.spend(60);
+    await b.spend(60);
+    expect(sleeps).toHaveLength(1);
+  });
+
+  it('waits in real time across a short window', async () => {
+    const real = new WeightBudget({ kv: new MemoryKvStore(), weightPerMinute: 10, windowMs: 100 });
+    await real.spend(10);
+    const windowBefore = real.windowKey();
+    await real.spend(1);
+    expect(real.windowKey()).not.toBe(windowBefore);
+  });
+});
+
+describe('Hyperliquid request weights', () => {
+  it('weighs the light types 2, userRole 60 and everything else 20', () => {
+    expect(['allMids', 'clearinghouseState', 'spotClearinghouseState', 'l2Book'].map(requestWeight)).toEqual([2, 2, 2, 2]);
+    expect(requestWeight('userRole')).toBe(60);
+    expect(['meta', 'metaAndAssetCtxs', 'perpDexs', 'userFillsByTime', 'recentTrades', 'outcomeMeta'].map(requestWeight)).toEqual([20, 20, 20, 20, 20, 20]);
+  });
+
+  it('adds one per whole 20 fills or trades and one per whole 60 candles', () => {
+    expect(extraWeight('userFillsByTime', 2_000)).toBe(100);
+    expect(extraWeight('userFills', 39)).toBe(1);
+    expect(extraWeight('recentTrades', 10)).toBe(0);
+    expect(extraWeight('candleSnapshot', 120)).toBe(2);
+    expect(extraWeight('meta', 500)).toBe(0);
+  });
+
+  it('keeps the Lua body and its twin on the same commands', () => {
+    expect(SPEND_WEIGHT_SCRIPT.lua).toContain("redis.call('INCRBY', KEYS[1], weight)");
+    expect(SPEND_WEIGHT_SCRIPT.lua).toContain("redis.call('PEXPIRE', KEYS[1], ARGV[3])");
+  });
+});

@@ -1,0 +1,151 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { KvScript, KvStore } from '../../infra/kv/kv-store';
+import { UpstreamError } from '../http/upstream.error';
+
+export const HYPERLIQUID_PROVIDER = 'hyperliquid';
+export const WEIGHT_WINDOW_MS = 60_000;
+/** Waiters wake up to this much after a window opens, so replicas do not all hit the store at once. */
+const WAKE_JITTER_MS = 250;
+
+/** Info request types with weight 2 (Hyperliquid docs, "Rate limits and user limits"). */
+const LIGHT_TYPES: ReadonlySet<string> = new Set(['l2Book', 'allMids', 'clearinghouseState', 'orderStatus', 'spotClearinghouseState', 'exchangeStatus']);
+/** Types that cost one more unit per 20 items returned. */
+const PER_20_ITEMS_TYPES: ReadonlySet<string> = new Set([
+  'recentTrades', 'historicalOrders', 'userFills', 'userFillsByTime', 'fundingHistory', 'userFunding', 'nonUserFundingUpdates',
+  'twapHistory', 'userTwapSliceFills', 'userTwapSliceFillsByTime', 'delegatorHistory', 'delegatorRewards', 'validatorStats',
+]);
+
+/** The upfront weight of one `POST /info` request of this type: 2, 60 for userRole, 20 for every other type. */
+export function requestWeight(type: string): number {
+  if (LIGHT_TYPES.has(type)) return 2;
+  if (type === 'userRole') return 60;
+  return 20;
+}
+
+/**
+ * The weight the upstream adds once it knows the response size: one per whole 20 items for fills, trades
+ * and the other listed history types, one per whole 60 candles for candleSnapshot. The docs say "per 20
+ * items returned" without rounding; whole units (floor) match how others read it (2,000 fills = +100).
+ */
+export function extraWeight(type: string, itemCount: number): number {
+  if (PER_20_ITEMS_TYPES.has(type)) return Math.floor(itemCount / 20);
+  if (type === 'candleSnapshot') return Math.floor(itemCount / 60);
+  return 0;
+}
+
+/** [admitted 0|1, weight used in the window after this call (or before it, when refused)]. */
+export type SpendReply = [number, number];
+
+/**
+ * Spend weight from one fixed window. Admitted when the window is empty (so a request heavier than the
+ * whole budget still goes through, alone, instead of waiting forever) or when it fits under the cap;
+ * `force` records weight already spent upstream (the per-item surcharge) even past the cap.
+ * KEYS: window. ARGV: weight, cap, ttlMs, force ('1' or '0').
+ */
+export const SPEND_WEIGHT_SCRIPT: KvScript<SpendReply> = {
+  name: 'hl-weight-spend',
+  lua: `
+local weight = tonumber(ARGV[1])
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+if ARGV[4] ~= '1' and used > 0 and used + weight > tonumber(ARGV[2]) then return {0, used} end
+local total = redis.call('INCRBY', KEYS[1], weight)
+if used == 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return {1, total}
+`,
+  local(data, [key], [weightArg, capArg, ttlMs, force]) {
+    const weight = Number(weightArg);
+    const used = Number(data.get(key) ?? '0');
+    if (force !== '1' && used > 0 && used + weight > Number(capArg)) return [0, used];
+    const total = data.incrBy(key, weight);
+    if (used === 0) data.pexpire(key, Number(ttlMs));
+    return [1, total];
+  },
+};
+
+export interface WeightBudgetOptions {
+  kv: KvStore;
+  /** 0 turns budgeting off. */
+  weightPerMinute: number;
+  windowMs?: number;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export interface SpendOptions {
+  signal?: AbortSignal;
+  /** Give up with UpstreamError kind 'budget' instead of waiting longer than this. */
+  maxWaitMs?: number;
+}
+
+/**
+ * The upstream's per-IP weight limit as one pool shared by every replica and job: a fixed window per
+ * minute in the KV store (`hl:weight:<windowIndex>`). Windows follow each replica's wall clock; a little
+ * skew between replicas only moves a few requests into the neighbouring window.
+ */
+export class WeightBudget {
+  private readonly windowMs: number;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(private readonly options: WeightBudgetOptions) {
+    this.windowMs = options.windowMs ?? WEIGHT_WINDOW_MS;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
+    this.random = options.random ?? Math.random;
+  }
+
+  get unlimited(): boolean {
+    return this.options.weightPerMinute <= 0;
+  }
+
+  windowKey(at = this.now()): string {
+    return `hl:weight:${Math.floor(at / this.windowMs)}`;
+  }
+
+  /** Resolves once `weight` is spent in the current window, sleeping until the next window when it does not fit. */
+  async spend(weight: number, { signal, maxWaitMs }: SpendOptions = {}): Promise<void> {
+    if (this.unlimited || weight <= 0) return;
+    const startedAt = this.now();
+    for (;;) {
+      const at = this.now();
+      const [admitted] = await this.run(weight, at, false);
+      if (admitted === 1) return;
+      const wakeInMs = (Math.floor(at / this.windowMs) + 1) * this.windowMs - at + Math.floor(this.random() * WAKE_JITTER_MS);
+      if (maxWaitMs !== undefined && at + wakeInMs - startedAt > maxWaitMs) {
+        throw this.budgetError(`weight ${weight} does not fit the budget within ${maxWaitMs} ms`);
+      }
+      try {
+        await this.sleep(wakeInMs, signal);
+      } catch {
+        throw this.budgetError('aborted while waiting for request weight');
+      }
+      if (signal?.aborted) throw this.budgetError('aborted while waiting for request weight');
+    }
+  }
+
+  /** Records weight the upstream has already charged (the per-item surcharge), without waiting. */
+  async charge(weight: number): Promise<void> {
+    if (this.unlimited || weight <= 0) return;
+    await this.run(weight, this.now(), true);
+  }
+
+  private async run(weight: number, at: number, force: boolean): Promise<SpendReply> {
+    try {
+      const reply = await this.options.kv.run(SPEND_WEIGHT_SCRIPT, [this.windowKey(at)], [
+        weight,
+        this.options.weightPerMinute,
+        this.windowMs * 2,
+        force ? '1' : '0',
+      ]);
+      return [Number(reply[0]), Number(reply[1])];
+    } catch (err) {
+      throw new UpstreamError({ provider: HYPERLIQUID_PROVIDER, kind: 'budget', message: 'weight budget store unavailable', cause: err });
+    }
+  }
+
+  private budgetError(message: string): UpstreamError {
+    return new UpstreamError({ provider: HYPERLIQUID_PROVIDER, kind: 'budget', message });
+  }
+}
