@@ -13,6 +13,7 @@ import { DatabaseModule } from './infra/database/database.module';
 import { KvModule } from './infra/kv/kv.module';
 import { AccountModule } from './modules/account/account.module';
 import { HealthModule } from './modules/health/health.module';
+import { HlModule } from './modules/hl/hl.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { JobsModule } from './jobs/jobs.module';
 import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
@@ -34,6 +35,7 @@ export class AppModule implements NestModule {
         HealthModule,
         AccountModule,
         UsageModule,
+        HlModule,
         JobsModule,
         HlJobsModule,
       ],

@@ -109,7 +109,8 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
   HL_POLL_BATCH = 200;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  // At least 2: a reader that looked up the current id just before a publish must still find its partition.
+  @Transform(toInt) @IsInt() @Min(2) @Max(100)
   HL_SNAPSHOT_RETENTION = 3;
 }
 

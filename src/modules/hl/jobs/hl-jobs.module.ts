@@ -5,7 +5,7 @@ import { JobRegistry } from '../../../jobs/job-registry';
 import { HyperliquidModule } from '../../../providers/hyperliquid/hyperliquid.module';
 import { LeaderboardSnapshotBuilder } from '../snapshot/leaderboard-snapshot.builder';
 import { MarketSnapshotBuilder } from '../snapshot/market-snapshot.builder';
-import { SnapshotStore } from '../snapshot/snapshot-store';
+import { HlSnapshotModule } from '../snapshot/hl-snapshot.module';
 import { FillsJob } from './fills.job';
 import { HlStateRepository } from './hl-state.repository';
 import { LeaderboardJob } from './leaderboard.job';
@@ -19,10 +19,9 @@ const MINUTE = 60_000;
 
 /** The exchange-chain snapshot jobs, registered under their ops names with cadences from configuration. */
 @Module({
-  imports: [HyperliquidModule],
+  imports: [HyperliquidModule, HlSnapshotModule],
   providers: [
     HlStateRepository,
-    SnapshotStore,
     MarketSnapshotBuilder,
     LeaderboardSnapshotBuilder,
     MarketsJob,
@@ -33,7 +32,7 @@ const MINUTE = 60_000;
     LeaderboardJob,
     SnapshotJob,
   ],
-  exports: [HlStateRepository, SnapshotStore],
+  exports: [HlStateRepository],
 })
 export class HlJobsModule implements OnModuleInit {
   constructor(

@@ -171,7 +171,12 @@ export class HlStateRepository {
   }
 
   async markVaults(addresses: string[]): Promise<void> {
-    await this.db.query(`UPDATE hl_addresses SET is_vault = true WHERE address = ANY($1::text[]) AND NOT is_vault`, [addresses]);
+    // Recorded even when no source listed them yet, so trades can never bring a vault into the polled universe.
+    await this.db.query(
+      `INSERT INTO hl_addresses (address, is_vault) SELECT unnest($1::text[]), true
+       ON CONFLICT (address) DO UPDATE SET is_vault = true WHERE NOT hl_addresses.is_vault`,
+      [addresses],
+    );
     await this.db.query(`UPDATE hl_addresses SET is_vault = false WHERE is_vault AND NOT address = ANY($1::text[])`, [addresses]);
   }
 

@@ -49,7 +49,7 @@ export class MarketSnapshotBuilder {
           WHERE p.szi <> 0 AND m.px IS NOT NULL
        ), ins AS (
          INSERT INTO ${partitionName('hl_perp_holders', snapshotId)}
-         SELECT $1, coin, address, CASE WHEN szi > 0 THEN 'long' ELSE 'short' END, abs(szi), round(value, 6), entry_px, leverage,
+         SELECT $1::bigint, coin, address, CASE WHEN szi > 0 THEN 'long' ELSE 'short' END, abs(szi), round(value, 6), entry_px, leverage,
                 round(upnl, 6),
                 CASE WHEN entry_px * abs(szi) = 0 THEN 0 ELSE round(upnl * leverage / (abs(szi) * entry_px), 8) END,
                 CASE WHEN leverage_type = 'isolated' OR leverage = 0 THEN margin_used ELSE round(value / leverage, 6) END,
@@ -75,7 +75,7 @@ export class MarketSnapshotBuilder {
           WHERE b.total > 0 AND m.px IS NOT NULL
        ), ins AS (
          INSERT INTO ${partitionName('hl_spot_holders', snapshotId)}
-         SELECT $1, coin, address, total, round(value, 6),
+         SELECT $1::bigint, coin, address, total, round(value, 6),
                 CASE WHEN entry_ntl IS NOT NULL THEN round(entry_ntl / total, 8) END,
                 entry_ntl,
                 CASE WHEN entry_ntl IS NOT NULL THEN round(value - entry_ntl, 6) END,
@@ -95,13 +95,13 @@ export class MarketSnapshotBuilder {
   private async buildCoinSummaries(snapshotId: number): Promise<void> {
     await this.db.query(
       `INSERT INTO hl_snapshot_coins (snapshot_id, market, coin, holders, mark_px, reference_total, seen_total, coverage)
-       SELECT $1, 'perp', m.coin, COALESCE(h.holders, 0), m.px, m.open_interest, COALESCE(h.seen, 0),
+       SELECT $1::bigint, 'perp', m.coin, COALESCE(h.holders, 0), m.px, m.open_interest, COALESCE(h.seen, 0),
               CASE WHEN m.open_interest > 0 THEN round(LEAST(COALESCE(h.seen, 0) / m.open_interest, 1), 6) END
          FROM (${MARKS} WHERE market = 'perp') m
          LEFT JOIN (SELECT coin, count(*)::int AS holders, sum(size) FILTER (WHERE side = 'long') AS seen
                       FROM ${partitionName('hl_perp_holders', snapshotId)} GROUP BY coin) h ON h.coin = m.coin
        UNION ALL
-       SELECT $1, 'spot', m.coin, COALESCE(h.holders, 0), m.px, m.circulating_supply, COALESCE(h.seen, 0),
+       SELECT $1::bigint, 'spot', m.coin, COALESCE(h.holders, 0), m.px, m.circulating_supply, COALESCE(h.seen, 0),
               CASE WHEN m.circulating_supply > 0 THEN round(LEAST(COALESCE(h.seen, 0) / m.circulating_supply, 1), 6) END
          FROM (${MARKS} WHERE market = 'spot') m
          LEFT JOIN (SELECT coin, count(*)::int AS holders, sum(balance) AS seen

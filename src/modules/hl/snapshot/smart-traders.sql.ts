@@ -17,7 +17,7 @@ export const HIP3_SMART_TRADERS_SQL = `
       LEFT JOIN hl_positions p ON p.address = a.address AND p.coin = a.coin
       LEFT JOIN hl_markets m ON m.market = 'perp' AND m.coin = a.coin
   )
-  SELECT $1, 'hip3', coin, address, round(b, 6), round(s, 6), round(fee, 6), round(realized, 6), round(upnl, 6),
+  SELECT $1::bigint, 'hip3', coin, address, round(b, 6), round(s, 6), round(fee, 6), round(realized, 6), round(upnl, 6),
          round(realized + upnl - fee, 6),
          CASE WHEN b > 0 THEN round((realized + upnl - fee) / b * 100, 4) ELSE 0 END,
          szi, round(abs(szi) * px, 6), trades, last_at
@@ -44,7 +44,7 @@ export const HIP4_SMART_TRADERS_SQL = `
      WHERE bal.coin ~ '^[+][0-9]+$'
      GROUP BY 1, 2
   )
-  SELECT $1, 'hip4', a.outcome::text, a.address, round(a.b, 6), round(a.s, 6), round(a.fee, 6), round(a.realized, 6),
+  SELECT $1::bigint, 'hip4', a.outcome::text, a.address, round(a.b, 6), round(a.s, 6), round(a.fee, 6), round(a.realized, 6),
          round(COALESCE(h.upnl, 0), 6), round(a.realized + COALESCE(h.upnl, 0) - a.fee, 6),
          CASE WHEN a.b > 0 THEN round((a.realized + COALESCE(h.upnl, 0) - a.fee) / a.b * 100, 4) ELSE 0 END,
          0, 0, a.trades, a.last_at

@@ -86,14 +86,30 @@ export class SnapshotStore {
       [kind, retain],
     );
     for (const { id } of doomed) {
-      for (const table of SNAPSHOT_KINDS[kind]) {
-        await this.db.query(`DROP TABLE IF EXISTS ${partitionName(table, Number(id))}`);
-      }
+      for (const table of SNAPSHOT_KINDS[kind]) await this.dropPartition(table, Number(id));
       await this.db.query(`DELETE FROM hl_snapshot_coins WHERE snapshot_id = $1`, [id]);
       await this.db.query(`DELETE FROM hl_snapshots WHERE id = $1`, [id]);
     }
     if (doomed.length > 0) this.logger.log(`pruned ${doomed.length} ${kind} snapshot(s)`);
     return doomed.length;
+  }
+
+  /**
+   * Detaching CONCURRENTLY first keeps readers of the parent from queueing behind the exclusive lock a
+   * plain DROP of an attached partition takes; a partition that was never attached is simply dropped.
+   */
+  private async dropPartition(table: SnapshotTable, snapshotId: number): Promise<void> {
+    const partition = partitionName(table, snapshotId);
+    const [{ attached }] = await this.db.query(
+      `SELECT EXISTS (SELECT 1 FROM pg_inherits WHERE inhrelid = to_regclass($1)) AS attached`,
+      [partition],
+    );
+    if (attached) {
+      await this.db
+        .query(`ALTER TABLE ${table} DETACH PARTITION ${partition} CONCURRENTLY`)
+        .catch((error: Error) => this.logger.warn(`detaching ${partition} concurrently failed (${error.message}); dropping it attached`));
+    }
+    await this.db.query(`DROP TABLE IF EXISTS ${partition}`);
   }
 
   /** The column lists of the partitioned parent's indexes, read from the catalog (one source: the migration). */

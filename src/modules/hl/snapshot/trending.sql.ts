@@ -39,7 +39,7 @@ export const TRENDING_SQL = `
          WHERE tr.coin = c.upstream_coin AND tr.time >= now() - 2 * p.minutes * interval '1 minute'
       ) t ON true
   )
-  SELECT $1, period, market, coin, px,
+  SELECT $1::bigint, period, market, coin, px,
          CASE WHEN old_px > 0 THEN round((px - old_px) / old_px * 100, 4) ELSE 0 END AS change,
          buyers::int, sellers::int, smart_buyers::int, smart_sellers::int,
          round(buy_now - buy_before, 6), round(sell_now - sell_before, 6),

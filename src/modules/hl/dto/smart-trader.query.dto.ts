@@ -1,0 +1,45 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Matches } from 'class-validator';
+import { PageQuery } from '../../../common/pagination/page-query.dto';
+import { SMART_TRADER_LIMIT, SMART_TRADER_SORTS, SmartTraderSort, SortOrder } from '../hl-params';
+import { AddressParam, CoinParam, EnumParam, OrderParam } from './hl-query.fields';
+
+const SORT_DESCRIPTION =
+  'Column to rank traders by (ties broken by address in the same direction): pnl, pnlPct (default), tradeCount, totalBuyUsd, ' +
+  'totalSellUsd, realizedPnl, unrealizedPnl, lastTradeAt.';
+const ORDER_DESCRIPTION = '`desc` (default): largest (or latest) first.';
+const ADDRESS_DESCRIPTION = 'Only this trader (total is then 0 or 1).';
+
+export class Hip3SmartTraderQueryDto extends PageQuery(SMART_TRADER_LIMIT) {
+  @CoinParam('HIP-3 coin, `dex:SYMBOL`.', 'xyz:TSLA')
+  coin: string;
+
+  @EnumParam(SMART_TRADER_SORTS, 'pnlPct', SORT_DESCRIPTION)
+  sort: SmartTraderSort = 'pnlPct';
+
+  @OrderParam(ORDER_DESCRIPTION)
+  order: SortOrder = 'desc';
+
+  @AddressParam(ADDRESS_DESCRIPTION)
+  address?: string;
+}
+
+export class Hip4SmartTraderQueryDto extends PageQuery(SMART_TRADER_LIMIT) {
+  @ApiProperty({
+    description: 'Prediction outcome id: an integer string >= 0 listed by the exchange. An unlisted one is 400 VALIDATION_ERROR naming `outcomeId`.',
+    example: '0',
+    pattern: '^[0-9]{1,9}$',
+  })
+  @IsString()
+  @Matches(/^[0-9]{1,9}$/, { message: 'must be an integer string >= 0' })
+  outcomeId: string;
+
+  @EnumParam(SMART_TRADER_SORTS, 'pnlPct', SORT_DESCRIPTION)
+  sort: SmartTraderSort = 'pnlPct';
+
+  @OrderParam(ORDER_DESCRIPTION)
+  order: SortOrder = 'desc';
+
+  @AddressParam(ADDRESS_DESCRIPTION)
+  address?: string;
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { CursorBinding, CursorCodec } from '../../common/pagination/cursor-codec';
+import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
+import { CursorPageQueryDto } from '../../common/pagination/page-query.dto';
+import { CursorPage } from '../../common/pagination/page.dto';
+import { SortOrder } from './hl-params';
+
+/**
+ * The rows of one request as a rank range of a table ranked 1..total (1 = first in DESC order): rows with
+ * `rank > bound` ascending for desc, `rank <= bound` descending for asc. Either form walks the
+ * (coin, rank) index from a known point, so no request ever uses OFFSET, however deep.
+ */
+export interface RankWindow {
+  op: '>' | '<=';
+  bound: number;
+  direction: 'ASC' | 'DESC';
+  limit: number;
+}
+
+/** `start` rows already returned → the next `limit` ranks; asc counts from the bottom (rank total - start down). */
+export function rankWindow({ start, limit, order, total }: { start: number; limit: number; order: SortOrder; total: number }): RankWindow {
+  return order === 'desc'
+    ? { op: '>', bound: start, direction: 'ASC', limit }
+    : { op: '<=', bound: Math.max(total - start, 0), direction: 'DESC', limit };
+}
+
+/**
+ * Page/cursor arithmetic shared by the holders endpoints and the leaderboard (contract 4.1, cursor rules).
+ * A cursor's position is its rank: how many rows the client has already received. Because ranks are
+ * recomputed by every snapshot, a cursor minted before a refresh resumes at the same rank in the new one.
+ */
+@Injectable()
+export class RankPager {
+  constructor(private readonly cursors: CursorCodec) {}
+
+  /** Rows already returned before this request: from the cursor (page ignored, no cap) or from page and limit (capped). */
+  start(query: CursorPageQueryDto, binding: CursorBinding): number {
+    if (query.cursor !== undefined) return this.cursors.decode(query.cursor, binding).rank;
+    assertWithinOffsetCap(query.page, query.limit);
+    return offsetOf(query.page, query.limit);
+  }
+
+  /**
+   * The flat page around rows fetched for `start`. A short page ends the walk even if `total` says
+   * otherwise, so a client can never loop on a cursor that makes no progress.
+   */
+  page<T>({ items, start, limit, total, binding }: { items: T[]; start: number; limit: number; total: number; binding: CursorBinding }): CursorPage<T> {
+    const rowsSoFar = start + items.length;
+    const hasMore = items.length === limit && rowsSoFar < total;
+    return {
+      items,
+      // With a cursor the page is derived from the rank, so it still tells the client where it is.
+      page: Math.floor(start / limit) + 1,
+      limit,
+      total,
+      hasMore,
+      nextCursor: hasMore ? this.cursors.encode(binding, { rank: rowsSoFar, key: [] }) : null,
+    };
+  }
+}
