@@ -8,6 +8,8 @@ import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliqui
 import { ClearinghouseState, SpotClearinghouseState } from '../../../providers/hyperliquid/hyperliquid.types';
 import { HlStateRepository, PositionRow, SpotBalanceRow } from './hl-state.repository';
 
+const SAVE_CHUNK = 500;
+
 /**
  * One polling round of the address universe: the due addresses (largest first), each read on the native
  * dex, on every HIP-3 dex (each margins separately) and on spot, with bounded concurrency inside the
@@ -28,14 +30,30 @@ export class PositionsJob {
     const { pollBatch, pollConcurrency, positionsIntervalMs } = this.config.get('hlJobs', { infer: true });
     const due = await this.state.dueAddresses(pollBatch);
     const dexes = [...new Set((await this.state.listMarkets()).filter((m) => m.market === 'perp' && m.dex).map((m) => m.dex))];
+    let rows = 0;
+    let failures = 0;
+    let polled = 0;
+    // Saved chunk by chunk: a large round (a benchmark polls 100,000 addresses) never holds it all in memory.
+    for (let i = 0; i < due.length && !signal?.aborted; i += SAVE_CHUNK) {
+      const chunk = due.slice(i, i + SAVE_CHUNK);
+      const read = await this.readChunk(chunk.map((d) => d.address), dexes, pollConcurrency, signal);
+      await this.state.saveAccountStates({ ...read, baseIntervalMs: positionsIntervalMs });
+      rows += read.positions.length + read.balances.length;
+      failures += read.errors.size;
+      polled += read.addresses.length;
+    }
+    return { rows, failures, details: { addresses: polled } };
+  }
+
+  private async readChunk(addresses: string[], dexes: string[], concurrency: number, signal?: AbortSignal) {
     const positions: PositionRow[] = [];
     const balances: SpotBalanceRow[] = [];
     const accountValues = new Map<string, string>();
     const errors = new Map<string, string>();
-    const failures = await mapLimit(
-      due,
-      pollConcurrency,
-      async ({ address }) => {
+    await mapLimit(
+      addresses,
+      concurrency,
+      async (address) => {
         const perps = await Promise.all(['', ...dexes].map((dex) => this.client.clearinghouseState(address, dex || undefined).then((s) => ({ dex, s }))));
         const spot = await this.client.spotClearinghouseState(address);
         for (const { dex, s } of perps) positions.push(...toPositionRows(address, dex, s));
@@ -44,15 +62,14 @@ export class PositionsJob {
       },
       {
         signal,
-        onError: ({ address }, error) => {
+        onError: (address, error) => {
           errors.set(address, (error as Error).message.slice(0, 500));
           this.logger.warn(`reading ${address} failed: ${(error as Error).message}`);
         },
       },
     );
-    const polled = due.map((d) => d.address).filter((a) => accountValues.has(a) || errors.has(a));
-    await this.state.saveAccountStates({ addresses: polled, positions, balances, accountValues, errors, baseIntervalMs: positionsIntervalMs });
-    return { rows: positions.length + balances.length, failures, details: { addresses: polled.length } };
+    const done = addresses.filter((a) => accountValues.has(a) || errors.has(a));
+    return { addresses: done, positions, balances, accountValues, errors };
   }
 }
 

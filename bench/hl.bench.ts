@@ -1,0 +1,131 @@
+import { spawn } from 'node:child_process';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { killAll, ServerHandle, startServer } from './lib/children';
+import { measure, Measurement } from './lib/load';
+
+/**
+ * `npm run bench:hl`: on the simulator's 100,000-wallet market (~1,000,000 positions), the market
+ * snapshot's build time and peak memory, then requests/s and p99 of `/hl/prices/mids` (against a bare
+ * node:http server returning the same body) and of a 100-row `/hl/perp/holders` page at page 1 and at
+ * cursor depth 500,000, on Fastify. Servers run pinned to core 0, this load generator to core 1.
+ */
+const num = (name: string, fallback: number) => (Number(process.env[name]) > 0 ? Number(process.env[name]) : fallback);
+const SETTINGS = {
+  durationS: num('BENCH_DURATION', 10),
+  warmupS: num('BENCH_WARMUP', 3),
+  connections: num('BENCH_CONNECTIONS', 50),
+  maxRps: num('BENCH_MAX_RPS', 20_000),
+  wallets: num('BENCH_WALLETS', 100_000),
+  adminUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
+  databaseName: process.env.BENCH_HL_DATABASE || 'hlbench',
+  redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+};
+const PUBLIC = '/api/public/v1';
+const DEPTH = 500_000;
+const PAGE = 100;
+// Max tier: 600 per key per minute; every variant's warm-up and run share minutes, so stay well under.
+const keyCount = Math.ceil((SETTINGS.maxRps * (SETTINGS.warmupS + SETTINGS.durationS)) / 400);
+
+function relaunchPinned(): void {
+  const node = [process.execPath, '-r', join(__dirname, 'lib', 'register.js'), __filename];
+  const [command, ...args] = cpus().length >= 2 ? ['taskset', '-c', '1', ...node] : node;
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, BENCH_LOADGEN: '1' } });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+async function ensureDatabase(): Promise<string> {
+  const admin = new Client({ connectionString: SETTINGS.adminUrl });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [SETTINGS.databaseName]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${SETTINGS.databaseName}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(SETTINGS.adminUrl);
+  url.pathname = `/${SETTINGS.databaseName}`;
+  return url.toString();
+}
+
+async function getJson(url: string, key: string) {
+  const res = await fetch(url, { headers: { 'x-api-key': key } });
+  const body = (await res.json()) as { code: string; data: Record<string, unknown> };
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  return body;
+}
+
+/** Follows nextCursor from the first page to `depth` rows, rotating keys (each key allows 600 calls a minute). */
+async function cursorAt(base: string, coin: string, depth: number, keys: string[]): Promise<string> {
+  let cursor = '';
+  for (let rank = 0, i = 0; rank < depth; rank += PAGE, i += 1) {
+    const body = await getJson(`${base}${PUBLIC}/hl/perp/holders?coin=${encodeURIComponent(coin)}&limit=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`, keys[i % keys.length]);
+    cursor = String(body.data.nextCursor);
+  }
+  return cursor;
+}
+
+interface Row extends Measurement {
+  variant: string;
+}
+
+async function variant(name: string, server: ServerHandle, path: string, keys?: string[]): Promise<Row> {
+  process.stdout.write(`- ${name}\n`);
+  const m = await measure({ url: `http://127.0.0.1:${server.ready.port}${path}`, connections: SETTINGS.connections, durationS: SETTINGS.durationS, warmupS: SETTINGS.warmupS, keys, serverPid: server.pid });
+  return { variant: name, ...m };
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = await ensureDatabase();
+  process.stdout.write(`building the ${SETTINGS.wallets}-wallet market in ${SETTINGS.databaseName} (simulator -> jobs -> PostgreSQL; minutes on 2 cores)...\n`);
+  const build = await startServer('hl-build', 'bench/servers/hl-build.ts', 0, { DATABASE_URL: databaseUrl, REDIS_URL: SETTINGS.redisUrl, BENCH_WALLETS: String(SETTINGS.wallets) }, 3_600_000);
+  const built = build.ready as unknown as Record<string, number | string | boolean>;
+  await build.stop();
+
+  const app = await startServer('app:fastify', 'bench/servers/app.server.ts', 0, { HTTP_ADAPTER: 'fastify', BENCH_KEYS: String(keyCount), DATABASE_URL: databaseUrl, REDIS_URL: SETTINGS.redisUrl });
+  const rows: Row[] = [];
+  let bare: ServerHandle | undefined;
+  try {
+    const keys = app.ready.keys ?? [];
+    const base = `http://127.0.0.1:${app.ready.port}`;
+    const midsBody = JSON.stringify(await getJson(`${base}${PUBLIC}/hl/prices/mids`, keys[0]));
+    process.stdout.write(`walking a cursor to depth ${DEPTH} on ${built.deepCoin}...\n`);
+    const deep = await cursorAt(base, String(built.deepCoin), DEPTH, keys);
+    rows.push(await variant('mids (fastify)', app, `${PUBLIC}/hl/prices/mids`, keys));
+    rows.push(await variant('holders page 1 (BTC, fastify)', app, `${PUBLIC}/hl/perp/holders?coin=BTC&limit=${PAGE}`, keys));
+    rows.push(await variant(`holders cursor depth ${DEPTH} (fastify)`, app, `${PUBLIC}/hl/perp/holders?coin=${encodeURIComponent(String(built.deepCoin))}&limit=${PAGE}&cursor=${deep}`, keys));
+    await app.stop();
+    bare = await startServer('bare', 'bench/servers/bare.server.ts', 0, { BENCH_BODY: midsBody });
+    rows.push(await variant('bare node:http (mids body)', bare, '/'));
+  } finally {
+    await app.stop();
+    await bare?.stop();
+  }
+
+  process.stdout.write(`\nsnapshot: ${built.positions} positions -> ${built.snapshotRows} holder rows in ${(Number(built.snapshotMs) / 1000).toFixed(1)} s, ` +
+    `node peak RSS ${built.peakRssMb} MB${built.reused ? ' (positions reused from an earlier run)' : `, polling took ${(Number(built.pollMs) / 1000).toFixed(0)} s`}\n\n`);
+  process.stdout.write(`${'variant'.padEnd(42)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non2xx'.padStart(7)}\n`);
+  for (const r of rows) {
+    process.stdout.write(`${r.variant.padEnd(42)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)} ${String(r.non2xx).padStart(7)}\n`);
+  }
+  const [mids, page1, deepRow, bareRow] = rows;
+  const ratio = mids.rps / bareRow.rps;
+  process.stdout.write(`\nsnapshot under 60 s: ${Number(built.snapshotMs) < 60_000 ? 'PASS' : 'MISS'}\n`);
+  process.stdout.write(`mids / bare = ${(ratio * 100).toFixed(1)}% (target >= 35%): ${ratio >= 0.35 ? 'PASS' : 'MISS'}\n`);
+  for (const r of [page1, deepRow]) process.stdout.write(`${r.variant} p99 ${r.p99Ms} ms (target < 20 ms): ${r.p99Ms < 20 ? 'PASS' : 'MISS'}\n`);
+  const failed = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
+  if (failed.length > 0) throw new Error(`non-2xx or errors in: ${failed.map((r) => `${r.variant} ${JSON.stringify(r.statusCodes)}`).join('; ')}`);
+}
+
+if (process.env.BENCH_LOADGEN === '1') {
+  process.on('exit', killAll);
+  main().catch((error: unknown) => {
+    process.stderr.write(`bench:hl failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    killAll();
+    process.exit(1);
+  });
+} else {
+  relaunchPinned();
+}
