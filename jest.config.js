@@ -13,6 +13,9 @@ const common = {
 };
 
 module.exports = {
+  // Rate-limit tests wait up to 20 s for a fresh clock-minute window before their burst (a global option:
+  // jest ignores testTimeout inside projects).
+  testTimeout: 90_000,
   projects: [
     { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     { ...common, displayName: 'integration', rootDir: '.', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },

@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpus } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
@@ -11,8 +12,9 @@ import { printTable, ratios, Row, writeResults } from './lib/report';
 /**
  * `npm run bench`: requests/s and p99 of a bare node:http server (the machine's ceiling), the app's
  * unauthenticated health route and its authenticated, rate-limited, billed cheap route, on Express and
- * Fastify. Each server runs in its own process pinned to core 0; this process (the load generator) pins
- * itself to core 1, so the two never compete for a core. PostgreSQL and Redis are not pinned.
+ * Fastify. Each server runs in its own process pinned to core 0; this process (the load generator) runs
+ * pinned to core 1 (see relaunchPinned), so the two never compete for a core. PostgreSQL and Redis are
+ * not pinned: they are part of what the billed route costs and take whatever core is free.
  */
 const num = (name: string, fallback: number) => {
   const value = Number(process.env[name]);
@@ -40,13 +42,33 @@ const RUN_PREFIX = `bench:${randomBytes(4).toString('hex')}:`;
 // Enough keys that even at maxRps for warm-up + measurement no key reaches its per-minute cap.
 const keyCount = Math.ceil((SETTINGS.maxRps * (SETTINGS.warmupS + SETTINGS.durationS)) / KEY_BUDGET);
 
-function pinSelf(): void {
-  if (cpus().length < 2) {
-    process.stderr.write('WARNING: fewer than 2 cores; server and load generator are not pinned apart.\n');
-    return;
-  }
-  // -a: every thread of this process (libuv pool and V8 helpers too); threads created later inherit it.
-  execFileSync('taskset', ['-a', '-c', '-p', String(SETTINGS.loadCore), String(process.pid)], { stdio: 'ignore' });
+/**
+ * `npm run bench` starts this file under ts-node, which loads node:repl and with it node:domain (a cost on
+ * every EventEmitter emit, so on the load generator). So the first process only re-executes this file
+ * under the bench's plain transpile hook, pinned to the load core, and waits for it.
+ */
+function relaunchPinned(): void {
+  const pinned = cpus().length >= 2;
+  if (!pinned) process.stderr.write('WARNING: fewer than 2 cores; server and load generator are not pinned apart.\n');
+  const node = [process.execPath, '-r', join(__dirname, 'lib', 'register.js'), __filename];
+  const [command, ...args] = pinned ? ['taskset', '-c', String(SETTINGS.loadCore), ...node] : node;
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, BENCH_LOADGEN: '1' } });
+  // Ctrl-C reaches both processes (same process group); the child stops its servers, this one just waits.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+/** Share of all cores busy over one second, from /proc/stat (load average would still count the last run). */
+async function machineBusyPct(): Promise<number> {
+  const sample = () => {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const idle = ticks[3] + ticks[4];
+    return { idle, total: ticks.reduce((a, b) => a + b, 0) };
+  };
+  const a = sample();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const b = sample();
+  return 100 * (1 - (b.idle - a.idle) / Math.max(1, b.total - a.total));
 }
 
 /** One real request before the load: the route answers 200 with the success envelope, or the run stops here. */
@@ -57,9 +79,10 @@ async function probe(url: string, key?: string): Promise<string> {
   return body;
 }
 
-async function runVariant(variant: Row['variant'], adapter: Row['adapter'], port: number, path: string, keys?: string[]): Promise<Row> {
+async function runVariant(variant: Row['variant'], adapter: Row['adapter'], server: ServerHandle, path: string, keys?: string[]): Promise<Row> {
   process.stdout.write(`- ${variant} on ${adapter}: ${SETTINGS.warmupS} s warm-up, ${SETTINGS.durationS} s measured, ${SETTINGS.connections} connections${keys ? `, ${keys.length} keys` : ''}\n`);
-  const m = await measure({ url: `http://127.0.0.1:${port}${path}`, connections: SETTINGS.connections, durationS: SETTINGS.durationS, warmupS: SETTINGS.warmupS, keys });
+  const url = `http://127.0.0.1:${server.ready.port}${path}`;
+  const m = await measure({ url, connections: SETTINGS.connections, durationS: SETTINGS.durationS, warmupS: SETTINGS.warmupS, keys, serverPid: server.pid });
   return { variant, adapter, path, ...m };
 }
 
@@ -81,18 +104,19 @@ async function benchApp(adapter: 'express' | 'fastify', rows: Row[], wallets: st
     await probe(`${base}${HEALTH_PATH}`);
     const billedBody = await probe(`${base}${BILLED_PATH}`, keys[0]);
     // Health first: the billed run leaves ledger entries for the background flusher, which would tax it.
-    rows.push(await runVariant('health', adapter, server.ready.port, HEALTH_PATH));
-    rows.push(await runVariant('billed', adapter, server.ready.port, BILLED_PATH, keys));
+    rows.push(await runVariant('health', adapter, server, HEALTH_PATH));
+    rows.push(await runVariant('billed', adapter, server, BILLED_PATH, keys));
     return billedBody;
   } finally {
     await server.stop();
   }
 }
 
-async function benchBare(body: string, rows: Row[]): Promise<void> {
-  const server = await startServer('bare', 'bench/servers/bare.server.ts', SETTINGS.serverCore, { BENCH_BODY: body });
+async function benchBare(body: string | undefined, rows: Row[]): Promise<void> {
+  // Without a captured body (both apps failed) the server falls back to one of the same shape and length.
+  const server = await startServer('bare', 'bench/servers/bare.server.ts', SETTINGS.serverCore, body ? { BENCH_BODY: body } : {});
   try {
-    rows.push(await runVariant('bare', 'node:http', server.ready.port, BILLED_PATH));
+    rows.push(await runVariant('bare', 'node:http', server, BILLED_PATH));
   } finally {
     await server.stop();
   }
@@ -118,6 +142,9 @@ async function cleanUp(wallets: string[]): Promise<void> {
   try {
     // api_keys, credit_transactions and usage_counters follow by ON DELETE CASCADE.
     await db.query('DELETE FROM accounts WHERE wallet_address = ANY($1)', [wallets]);
+    // A run deletes ~100k ledger rows; with autovacuum off (as on the dev box) the dead rows would stay
+    // and slow every later run's inserts and key lookups, so reclaim them now.
+    await db.query('VACUUM (ANALYZE) credit_transactions, usage_counters, api_keys, accounts');
   } finally {
     await db.end();
   }
@@ -138,19 +165,28 @@ function problems(rows: Row[]): string[] {
 }
 
 async function main(): Promise<void> {
-  pinSelf();
   process.stdout.write(`platform bench: server on core ${SETTINGS.serverCore}, autocannon on core ${SETTINGS.loadCore}, ${cpus().length} cores, node ${process.version}\n`);
+  // Pinning keeps server and load generator apart, not other jobs off their cores: say when there are some.
+  const busyBefore = await machineBusyPct();
+  if (busyBefore > 20) process.stderr.write(`WARNING: the machine was ${busyBefore.toFixed(0)} % busy before start; other work will skew the figures.\n`);
   const rows: Row[] = [];
   const wallets: string[] = [];
-  let failed = false;
+  const failures: string[] = [];
+  // Each section on its own, so one adapter failing to start still leaves the other figures.
+  const section = async <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await run();
+    } catch (error) {
+      failures.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      process.stderr.write(`\nBENCH FAILED (${name}): ${failures[failures.length - 1]}\n\n`);
+      return undefined;
+    }
+  };
   try {
-    await benchApp('express', rows, wallets);
-    const billedBody = await benchApp('fastify', rows, wallets);
+    const expressBody = await section('express', () => benchApp('express', rows, wallets));
+    const fastifyBody = await section('fastify', () => benchApp('fastify', rows, wallets));
     // Last, with the exact bytes the billed route just answered, so only the framework differs.
-    await benchBare(billedBody, rows);
-  } catch (error) {
-    failed = true;
-    process.stderr.write(`\nBENCH FAILED: ${error instanceof Error ? error.message : String(error)}\n`);
+    await section('bare', () => benchBare(fastifyBody ?? expressBody, rows));
   } finally {
     killAll();
     await cleanUp(wallets).catch((error: unknown) => process.stderr.write(`cleanup failed: ${(error as Error).message}\n`));
@@ -161,20 +197,25 @@ async function main(): Promise<void> {
   const sorted = order.map(([v, a]) => rows.find((r) => r.variant === v && r.adapter === a)).filter((r): r is Row => r !== undefined);
   const computed = ratios(sorted);
   printTable(sorted, computed);
-  const file = writeResults(join(__dirname, 'results'), { ...SETTINGS, keysPerAppServer: keyCount, pipelining: 1 }, sorted, computed);
+  const file = writeResults(join(__dirname, 'results'), { ...SETTINGS, keysPerAppServer: keyCount, pipelining: 1, machineBusyPctBefore: busyBefore, loadAverageAfter: loadavg()[0] }, sorted, computed);
   process.stdout.write(`results: ${file}\n`);
 
   const found = problems(sorted);
   for (const p of found) process.stderr.write(`ERROR: ${p}\n`);
-  if (failed || found.length > 0) process.exitCode = 1;
+  for (const f of failures) process.stderr.write(`ERROR: ${f}\n`);
+  if (failures.length > 0 || found.length > 0) process.exitCode = 1;
 }
 
-// Whatever happens, no server outlives the bench.
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    killAll();
-    process.exit(130);
-  });
+if (process.env.BENCH_LOADGEN !== '1') {
+  relaunchPinned();
+} else {
+  // Whatever happens, no server outlives the bench.
+  process.on('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      killAll();
+      process.exit(130);
+    });
+  }
+  void main();
 }
-void main();

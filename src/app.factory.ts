@@ -1,9 +1,11 @@
 import { INestApplication, LogLevel } from '@nestjs/common';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
+import { assignRequestId } from './common/http/request-state';
 import { AppConfig } from './config/app.config';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -16,13 +18,24 @@ export async function createApp(config: AppConfig, options: { logger?: boolean }
   const logger = options.logger === false ? false : LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1);
   const module = AppModule.register(config);
   let app: INestApplication;
+  // The request id is assigned by each adapter's native first hook: a Nest middleware would run through
+  // @fastify/middie on Fastify, a measurable per-request cost (docs/benchmarks.md).
   if (config.http.adapter === 'fastify') {
-    app = await NestFactory.create(module, new FastifyAdapter({ trustProxy: true }), { logger });
+    const fastify = new FastifyAdapter({ trustProxy: true });
+    fastify.getInstance().addHook('onRequest', (request, reply, done) => {
+      assignRequestId(request.raw, reply.raw);
+      done();
+    });
+    app = await NestFactory.create(module, fastify, { logger });
   } else {
     const express = new ExpressAdapter();
     // ETags hash every body and no client here revalidates; the header would only cost CPU.
     express.set('etag', false);
     express.disable('x-powered-by');
+    express.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
+      assignRequestId(req, res);
+      next();
+    });
     app = await NestFactory.create(module, express, { logger });
   }
   return configureApp(app);

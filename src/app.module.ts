@@ -1,13 +1,10 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { BillingModule } from './common/billing/billing.module';
 import { ErrorEnvelopeFilter } from './common/filters/error-envelope.filter';
 import { AdmissionGuard } from './common/guards/admission.guard';
 import { ApiKeyGuard } from './common/guards/api-key.guard';
-import { CreditSettlementInterceptor } from './common/interceptors/credit-settlement.interceptor';
-import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
-import { RequestIdMiddleware } from './common/middleware/request-id.middleware';
 import { AppConfig } from './config/app.config';
 import { DatabaseModule } from './infra/database/database.module';
 import { KvModule } from './infra/kv/kv.module';
@@ -20,10 +17,12 @@ import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
 
 /**
  * The modular monolith. Global providers are listed in pipeline order: key auth, then admission
- * (rate limit + credit hold); settlement outside the envelope; one filter for every error.
+ * (rate limit + credit hold); the envelope and success settlement wrap each handler (@Enveloped, part of
+ * @PublicApiController); one filter answers every error and refunds failed calls. Request ids are
+ * assigned by an adapter hook (app.factory.ts) before anything else runs.
  */
 @Module({})
-export class AppModule implements NestModule {
+export class AppModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
@@ -42,14 +41,8 @@ export class AppModule implements NestModule {
       providers: [
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: AdmissionGuard },
-        { provide: APP_INTERCEPTOR, useClass: CreditSettlementInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
       ],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestIdMiddleware).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
 }

@@ -1,5 +1,14 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+
+// See register.js for why the servers do not run under ts-node.
+const TS_HOOK = join(__dirname, 'register.js');
+// Extra node flags for the servers only, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=bench/results".
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+// A failed TypeORM query is logged with all its parameters (a ledger batch is >100 kB on one line).
+const MAX_LINE = 400;
+const clip = (line: string) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}... (${line.length} chars)` : line);
 
 export interface ServerHandle {
   name: string;
@@ -21,12 +30,12 @@ export function killAll(): void {
 }
 
 /**
- * Starts `script` under ts-node (transpile-only: no type-check at start) pinned to `core` with taskset,
- * which execs node in place, so the pid we hold is the server's. Resolves once the server printed its
+ * Starts the TypeScript `script` (transpiled on load, no type-check) pinned to `core` with taskset, which
+ * execs node in place, so the pid we hold is the server's. Resolves once the server printed its
  * READY line, i.e. after migrations, seeding and listen, so no load is ever sent to a half-started app.
  */
 export function startServer(name: string, script: string, core: number, env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<ServerHandle> {
-  const child = spawn('taskset', ['-c', String(core), process.execPath, '-r', 'ts-node/register/transpile-only', script], {
+  const child = spawn('taskset', ['-c', String(core), process.execPath, ...NODE_ARGS, '-r', TS_HOOK, script], {
     cwd: process.cwd(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -38,7 +47,7 @@ export function startServer(name: string, script: string, core: number, env: Nod
   createInterface({ input: child.stderr! }).on('line', (line) => {
     recentErr.push(line);
     if (recentErr.length > 40) recentErr.shift();
-    process.stderr.write(`  [${name}] ${line}\n`);
+    process.stderr.write(`  [${name}] ${clip(line)}\n`);
   });
 
   return new Promise<ServerHandle>((resolve, reject) => {
@@ -50,13 +59,15 @@ export function startServer(name: string, script: string, core: number, env: Nod
     };
     child.once('error', (error) => fail(new Error(`${name}: could not spawn (${error.message})`)));
     const onEarlyExit = (code: number | null, signal: NodeJS.Signals | null) => {
-      const tail = recentErr.slice(-15).join('\n    ');
+      // The lines that say what went wrong, not the end of a stack trace or of an error object dump.
+      const telling = recentErr.filter((l) => /error|fail|refused|denied|cannot|unable/i.test(l) && !/^\s+at /.test(l));
+      const tail = (telling.length > 0 ? telling.slice(-4) : recentErr.slice(-8)).map(clip).join('\n    ');
       fail(new Error(`${name} exited before READY (code ${code}, signal ${signal})${tail ? `; last stderr:\n    ${tail}` : ''}`));
     };
     child.once('exit', onEarlyExit);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (!line.startsWith('BENCH_READY ')) {
-        process.stderr.write(`  [${name}] ${line}\n`);
+        process.stderr.write(`  [${name}] ${clip(line)}\n`);
         return;
       }
       clearTimeout(timer);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import autocannon = require('autocannon');
 
 export interface LoadOptions {
@@ -7,6 +8,8 @@ export interface LoadOptions {
   warmupS: number;
   /** When set, requests rotate over these x-api-key values (one prebuilt request per key). */
   keys?: string[];
+  /** The server's pid, to report how busy its core was during the measured run. */
+  serverPid: number;
 }
 
 export interface Measurement {
@@ -21,6 +24,29 @@ export interface Measurement {
   statusCodes: Record<string, number>;
   /** Requests of the discarded warm-up run (they still count against the per-key minute window). */
   warmupTotal: number;
+  /**
+   * CPU used during the measured run, in % of one core: the server process, and this load generator.
+   * A server well under 100 % means it was not the bottleneck (load generator saturated, or the core
+   * was taken by something else: PostgreSQL, Redis, another job on the machine).
+   */
+  serverCpuPct: number;
+  loadgenCpuPct: number;
+  /**
+   * Server CPU time per answered request, in microseconds: what one request costs the server process,
+   * which (unlike req/s) hardly moves when other work on the machine takes turns on its core. Redis and
+   * PostgreSQL time is not in it.
+   */
+  serverCpuUsPerReq: number;
+}
+
+// Linux reports per-process CPU in clock ticks; USER_HZ is 100 on every mainstream kernel.
+const CLOCK_TICKS_PER_S = 100;
+
+function processCpuSeconds(pid: number): number {
+  // Fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
 }
 
 /**
@@ -30,7 +56,9 @@ export interface Measurement {
  * the load generator's own cost per request stays as low as for the key-less variants.
  */
 export async function measure(options: LoadOptions): Promise<Measurement> {
-  const path = new URL(options.url).pathname;
+  // Path and query: the holders variants need their ?coin=…&cursor=….
+  const { pathname, search } = new URL(options.url);
+  const path = pathname + search;
   const base = () => ({
     url: options.url,
     connections: options.connections,
@@ -39,7 +67,15 @@ export async function measure(options: LoadOptions): Promise<Measurement> {
     ...(options.keys ? { requests: options.keys.map((key) => ({ method: 'GET', path, headers: { 'x-api-key': key } })) } : {}),
   });
   const warm = await autocannon({ ...base(), duration: options.warmupS });
+  const serverBefore = processCpuSeconds(options.serverPid);
+  const loadgenBefore = process.cpuUsage();
+  const startedAt = process.hrtime.bigint();
   const result = await autocannon({ ...base(), duration: options.durationS });
+  const elapsedS = Number(process.hrtime.bigint() - startedAt) / 1e9;
+  const loadgen = process.cpuUsage(loadgenBefore);
+  const serverCpuS = processCpuSeconds(options.serverPid) - serverBefore;
+  const serverCpuPct = (100 * serverCpuS) / elapsedS;
+  const loadgenCpuPct = (100 * (loadgen.user + loadgen.system)) / 1e6 / elapsedS;
   return {
     rps: result.requests.average,
     p50Ms: result.latency.p50,
@@ -50,5 +86,8 @@ export async function measure(options: LoadOptions): Promise<Measurement> {
     timeouts: result.timeouts,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count])),
     warmupTotal: warm.requests.total,
+    serverCpuPct: Math.round(serverCpuPct),
+    loadgenCpuPct: Math.round(loadgenCpuPct),
+    serverCpuUsPerReq: result.requests.total > 0 ? Math.round((serverCpuS * 1e6) / result.requests.total) : NaN,
   };
 }

@@ -12,13 +12,17 @@ export interface Row extends Measurement {
 export interface Ratio {
   name: string;
   value: number;
+  /** 0 for context ratios, which are printed but not judged (pass is then null). */
   target: number;
-  pass: boolean;
+  pass: boolean | null;
 }
 
 /** The two targets of the issue, plus context ratios (target 0) that are printed but never judged. */
 export function ratios(rows: Row[]): Ratio[] {
   const rps = (variant: Row['variant'], adapter: Row['adapter']) => rows.find((r) => r.variant === variant && r.adapter === adapter)?.rps ?? NaN;
+  // Same comparisons by server CPU per request: steadier when other jobs share the machine.
+  const us = (variant: Row['variant'], adapter: Row['adapter']) =>
+    rows.find((r) => r.variant === variant && r.adapter === adapter)?.serverCpuUsPerReq ?? NaN;
   const bare = rps('bare', 'node:http');
   const list: Array<[string, number, number]> = [
     ['fastify billed / bare node:http', rps('billed', 'fastify') / bare, 0.35],
@@ -27,25 +31,28 @@ export function ratios(rows: Row[]): Ratio[] {
     ['fastify billed / fastify health', rps('billed', 'fastify') / rps('health', 'fastify'), 0],
     ['express health / bare node:http', rps('health', 'express') / bare, 0],
     ['fastify health / bare node:http', rps('health', 'fastify') / bare, 0],
+    ['fastify billed / bare, by CPU µs/req', us('bare', 'node:http') / us('billed', 'fastify'), 0],
+    ['express billed / health, by CPU µs/req', us('health', 'express') / us('billed', 'express'), 0],
   ];
-  return list.map(([name, value, target]) => ({ name, value, target, pass: value >= target }));
+  return list.map(([name, value, target]) => ({ name, value, target, pass: target > 0 ? value >= target : null }));
 }
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 
 export function printTable(rows: Row[], computed: Ratio[]): void {
   const lines = [
-    `${'variant'.padEnd(16)}${'adapter'.padEnd(11)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('non-2xx', 9)}${pad('errors', 8)}`,
+    `${'variant'.padEnd(16)}${'adapter'.padEnd(11)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('non-2xx', 9)}${pad('errors', 8)}${pad('srv cpu%', 10)}${pad('gen cpu%', 10)}${pad('srv µs/req', 12)}`,
   ];
   for (const r of rows) {
     lines.push(
-      `${r.variant.padEnd(16)}${r.adapter.padEnd(11)}${pad(Math.round(r.rps), 10)}${pad(r.p50Ms, 9)}${pad(r.p99Ms, 9)}${pad(r.total, 10)}${pad(r.non2xx, 9)}${pad(r.errors + r.timeouts, 8)}`,
+      `${r.variant.padEnd(16)}${r.adapter.padEnd(11)}${pad(Math.round(r.rps), 10)}${pad(r.p50Ms, 9)}${pad(r.p99Ms, 9)}${pad(r.total, 10)}${pad(r.non2xx, 9)}${pad(r.errors + r.timeouts, 8)}${pad(r.serverCpuPct, 10)}${pad(r.loadgenCpuPct, 10)}${pad(r.serverCpuUsPerReq, 12)}`,
     );
   }
   lines.push('');
   for (const ratio of computed) {
-    const verdict = ratio.target > 0 ? `target >= ${ratio.target.toFixed(2)}  ${ratio.pass ? 'PASS' : 'MISS'}` : '(context)';
-    lines.push(`${ratio.name.padEnd(36)}${pad(ratio.value.toFixed(3), 7)}   ${verdict}`);
+    const judged = !Number.isFinite(ratio.value) ? 'n/a (a variant did not run)' : ratio.pass ? 'PASS' : 'MISS';
+    const verdict = ratio.target > 0 ? `target >= ${ratio.target.toFixed(2)}  ${judged}` : '(context)';
+    lines.push(`${ratio.name.padEnd(40)}${pad(ratio.value.toFixed(3), 7)}   ${verdict}`);
   }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }

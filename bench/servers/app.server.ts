@@ -27,6 +27,9 @@ async function main(): Promise<void> {
     REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: process.env.REDIS_KEY_PREFIX || `bench:${randomBytes(4).toString('hex')}:`,
     MIGRATIONS_RUN: 'true',
+    // The market-data ingestion jobs are not on the request path, and a benchmark must not poll the
+    // public Hyperliquid API; ignored by app versions that do not have them.
+    HL_JOBS_ENABLED: 'false',
     // Production refuses the dev secrets; nothing here outlives the run.
     CURSOR_SECRET: randomBytes(24).toString('hex'),
     JWT_SECRET: randomBytes(24).toString('hex'),

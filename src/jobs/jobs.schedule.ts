@@ -1,9 +1,11 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/app.config';
 import { JobRegistry } from './job-registry';
 import { JobRunner } from './job-runner';
+
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Every cadence in one place: each registered job runs on its interval (from configuration) when
@@ -11,7 +13,7 @@ import { JobRunner } from './job-runner';
  * keeps other replicas out.
  */
 @Injectable()
-export class JobsSchedule implements OnApplicationBootstrap, OnApplicationShutdown {
+export class JobsSchedule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(JobsSchedule.name);
   private readonly running = new Map<string, Promise<unknown>>();
   /** Embedded PGlite has one connection: jobs there take turns so their transactions never interleave. */
@@ -41,8 +43,10 @@ export class JobsSchedule implements OnApplicationBootstrap, OnApplicationShutdo
     }
   }
 
-  async onApplicationShutdown() {
+  /** Runs in flight get a moment to finish (their upstream calls abort at shutdown); a run cut short never publishes. */
+  async beforeApplicationShutdown() {
     for (const name of this.scheduler.getIntervals()) this.scheduler.deleteInterval(name);
-    await Promise.allSettled(this.running.values());
+    const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+    await Promise.race([Promise.allSettled(this.running.values()), grace]);
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
@@ -28,7 +28,7 @@ const COMMIT_BATCH_MAX = 500;
  * handler: success queues it for a batched commit to the ledger outbox, failure refunds it at once.
  */
 @Injectable()
-export class AdmissionService implements OnModuleInit, OnApplicationShutdown {
+export class AdmissionService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(AdmissionService.name);
   private readonly quotaMicro = new Map<string, string>();
   private pendingCommits: string[] = [];
@@ -50,9 +50,15 @@ export class AdmissionService implements OnModuleInit, OnApplicationShutdown {
     this.commitTimer.unref();
   }
 
-  async onApplicationShutdown() {
+  /** While the KV store and the database are still open (they close in onApplicationShutdown). */
+  async beforeApplicationShutdown() {
     clearInterval(this.commitTimer);
     await this.commitPending();
+  }
+
+  /** Calls that finished while the HTTP server was closing; a hold that misses this is swept as an orphan. */
+  async onApplicationShutdown() {
+    await this.commitPending().catch(() => undefined);
   }
 
   async admit({ caller, endpoint, cost, requestId, nowMs = Date.now() }: {

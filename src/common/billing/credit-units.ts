@@ -10,5 +10,8 @@ export function creditsToMicro(credits: string | number): string {
 }
 
 export function microToCredits(micro: string | number): string {
+  // Hot path (two headers per billed call): whole credits need no BigNumber. Integers below 2^53 are exact.
+  const n = typeof micro === 'number' ? micro : Number(micro);
+  if (Number.isSafeInteger(n) && n % MICRO_PER_CREDIT === 0) return String(n / MICRO_PER_CREDIT);
   return toDecimalString(new Decimal(micro).div(MICRO_PER_CREDIT));
 }

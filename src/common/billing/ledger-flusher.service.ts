@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { withLock } from '../../infra/locks/kv-lock';
 import { RELEASE_ORPHAN_HOLDS_SCRIPT } from './admission.scripts';
+import { AdmissionService } from './admission.service';
 import { BillingKeys } from './billing-keys';
 import { LedgerEntry, parseLedgerEntry } from './ledger-entry';
 import { LedgerRepository } from './ledger.repository';
@@ -16,7 +17,7 @@ const LEASE_MS = 30_000;
  * and entries leave the outbox only after PostgreSQL has them, so a crash replays rather than loses.
  */
 @Injectable()
-export class LedgerFlusherService implements OnModuleInit, OnApplicationShutdown {
+export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(LedgerFlusherService.name);
   private timer?: NodeJS.Timeout;
   private running: Promise<number> = Promise.resolve(0);
@@ -24,6 +25,7 @@ export class LedgerFlusherService implements OnModuleInit, OnApplicationShutdown
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
     private readonly ledger: LedgerRepository,
+    private readonly admissions: AdmissionService,
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
@@ -32,8 +34,10 @@ export class LedgerFlusherService implements OnModuleInit, OnApplicationShutdown
     this.timer.unref();
   }
 
-  async onApplicationShutdown() {
+  /** Before the database and the KV store close: this replica's queued holds, then one last drain. */
+  async beforeApplicationShutdown() {
     clearInterval(this.timer);
+    await this.admissions.commitPending();
     await this.flush().catch((error) => this.logger.error(`final ledger flush failed: ${(error as Error).message}`));
   }
 

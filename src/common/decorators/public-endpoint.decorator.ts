@@ -4,6 +4,7 @@ import { ApiExtraModels, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSch
 import { CREDIT_COSTS, EndpointName } from '../billing/credit-costs';
 import { ErrorEnvelopeDto } from '../dto/envelope.dto';
 import { ErrorCode } from '../errors/error-code';
+import { Enveloped } from './enveloped.decorator';
 
 export const PUBLIC_API_PREFIX = 'api/public/v1';
 export const API_KEY_SECURITY = 'api-key';
@@ -26,6 +27,7 @@ export function PublicApiController(path: string, tag: string) {
   return applyDecorators(
     Controller(`${PUBLIC_API_PREFIX}/${path}`),
     PublicApi(true),
+    Enveloped(),
     ApiTags(tag),
     ApiSecurity(API_KEY_SECURITY),
     ApiExtraModels(ErrorEnvelopeDto),

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { AdmissionService } from '../billing/admission.service';
 import { microToCredits } from '../billing/credit-units';
 import { AppError } from '../errors/app-error';
 import { ERROR_STATUS, ErrorCode, errorCodeForStatus } from '../errors/error-code';
@@ -20,14 +21,19 @@ interface ErrorBody {
 export class ErrorEnvelopeFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorEnvelopeFilter');
 
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly admissions: AdmissionService,
+  ) {}
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
     const http = host.switchToHttp();
     const req = http.getRequest();
     const res = http.getResponse();
     const state = requestState(req);
     const { status, body, headers } = this.describe(exception, state.requestId);
+    // A call admitted and then failed (validation, handler) is refunded before its error goes out: never billed.
+    if (state.admission) await this.admissions.settleFailure(state.admission, state.requestId);
     const balance = state.admission?.balanceMicro;
     setResponseHeaders(res, {
       ...headers,

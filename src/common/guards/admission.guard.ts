@@ -52,7 +52,9 @@ export class AdmissionGuard implements CanActivate {
       );
     }
     setResponseHeaders(http.getResponse(), { 'X-Credits-Cost': microToCredits(result.admission.costMicro) });
-    state.admission = result.admission;
+    const admission = result.admission;
+    state.admission = admission;
+    state.onSuccess = () => this.admissions.settleSuccess(admission, state.requestId);
     return true;
   }
 }

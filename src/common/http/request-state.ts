@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiCaller } from '../auth/api-caller';
 import { EndpointName } from '../billing/credit-costs';
 
@@ -8,6 +8,8 @@ export interface RequestState {
   requestId: string;
   caller?: ApiCaller;
   admission?: Admission;
+  /** Set at admission: bills the held call once its handler has returned. */
+  onSuccess?: () => void;
 }
 
 export interface Admission {
@@ -44,4 +46,12 @@ export function requestState(req: unknown): RequestState {
     raw[STATE] = state;
   }
   return state;
+}
+
+/**
+ * Gives a request its id and the X-Request-Id header before anything else runs (unknown routes and
+ * guard failures included). Registered by app.factory.ts as each adapter's own first hook.
+ */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('X-Request-Id', requestState(req).requestId);
 }

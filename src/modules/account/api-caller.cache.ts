@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiCaller } from '../../common/auth/api-caller';
 import { AppConfig } from '../../config/app.config';
@@ -18,7 +18,7 @@ interface CacheEntry {
  * that), concurrent misses for one key share one query, and last-used times are written in batches.
  */
 @Injectable()
-export class ApiCallerCache implements OnModuleInit, OnApplicationShutdown {
+export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(ApiCallerCache.name);
   private readonly entries = new Map<string, CacheEntry>();
   private readonly loading = new Map<string, Promise<ApiCaller | null>>();
@@ -38,34 +38,34 @@ export class ApiCallerCache implements OnModuleInit, OnApplicationShutdown {
     this.touchTimer.unref();
   }
 
-  async onApplicationShutdown() {
+  async beforeApplicationShutdown() {
     clearInterval(this.touchTimer);
     await this.flushLastUsed();
   }
 
   async resolve(plaintextKey: string | undefined): Promise<ApiCaller | null> {
     if (!plaintextKey || !API_KEY_PATTERN.test(plaintextKey)) return null;
-    const hash = hashApiKey(plaintextKey);
     const now = Date.now();
-    const hit = this.entries.get(hash);
-    const caller = hit && hit.expiresAt > now ? hit.caller : await this.load(hash);
+    // Keyed by the presented key, so a hit costs no hashing; only the hash ever reaches the database.
+    const hit = this.entries.get(plaintextKey);
+    const caller = hit && hit.expiresAt > now ? hit.caller : await this.load(plaintextKey);
     if (caller) this.lastUsed.set(caller.keyId, new Date(now));
     return caller;
   }
 
-  private load(hash: string): Promise<ApiCaller | null> {
-    let pending = this.loading.get(hash);
+  private load(plaintextKey: string): Promise<ApiCaller | null> {
+    let pending = this.loading.get(plaintextKey);
     if (!pending) {
       pending = this.accounts
-        .findCallerByKeyHash(hash)
+        .findCallerByKeyHash(hashApiKey(plaintextKey))
         .then((caller) => {
           if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-          this.entries.delete(hash);
-          this.entries.set(hash, { caller, expiresAt: Date.now() + this.ttlMs });
+          this.entries.delete(plaintextKey);
+          this.entries.set(plaintextKey, { caller, expiresAt: Date.now() + this.ttlMs });
           return caller;
         })
-        .finally(() => this.loading.delete(hash));
-      this.loading.set(hash, pending);
+        .finally(() => this.loading.delete(plaintextKey));
+      this.loading.set(plaintextKey, pending);
     }
     return pending;
   }

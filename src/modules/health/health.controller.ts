@@ -1,12 +1,14 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheckError, HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Enveloped } from '../../common/decorators/enveloped.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 
 /** Probes for orchestrators; outside the key pipeline (no API key, not rate-limited). */
 @ApiTags('Health')
+@Enveloped()
 @Controller('health')
 export class HealthController {
   constructor(

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { BillingKeys } from '../../common/billing/billing-keys';
 import { AppConfig } from '../../config/app.config';
@@ -10,7 +10,7 @@ const MEMBERS_PER_RUN = 500;
 
 /** Copies the usage meters touched since the last run from the KV store into usage_counters. */
 @Injectable()
-export class UsageSyncService implements OnModuleInit, OnApplicationShutdown {
+export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(UsageSyncService.name);
   private timer?: NodeJS.Timeout;
 
@@ -25,7 +25,7 @@ export class UsageSyncService implements OnModuleInit, OnApplicationShutdown {
     this.timer.unref();
   }
 
-  async onApplicationShutdown() {
+  async beforeApplicationShutdown() {
     clearInterval(this.timer);
     await this.sync();
   }

@@ -111,7 +111,7 @@ describe(HyperliquidInfoClient.name, () => {
     const meta = await sut.meta();
     expect(requests[0].body).toEqual({ type: 'meta' });
     expect(meta.universe).toHaveLength(223);
-    expect(spend).toHaveBeenCalledWith(20);
+    expect(spend).toHaveBeenCalledWith(20, { signal: expect.any(AbortSignal) });
     expect(await spentWeight()).toBe(20);
   });
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
@@ -42,8 +42,10 @@ type InfoBody = { type: string } & Record<string, unknown>;
  * half-parsed is returned. An empty or missing `dex` means the native perp dex.
  */
 @Injectable()
-export class HyperliquidInfoClient {
+export class HyperliquidInfoClient implements BeforeApplicationShutdown {
   private readonly logger = new Logger(HyperliquidInfoClient.name);
+  /** Aborted at shutdown: calls waiting for weight or for the upstream give up, so jobs end promptly. */
+  private readonly stopping = new AbortController();
   /** Exposed so tests and jobs can see what was spent; the pool itself lives in the KV store. */
   readonly budget: WeightBudget;
 
@@ -52,6 +54,10 @@ export class HyperliquidInfoClient {
     @Inject(KV_STORE) kv: KvStore,
   ) {
     this.budget = new WeightBudget({ kv, weightPerMinute: this.settings.weightPerMinute });
+  }
+
+  beforeApplicationShutdown(): void {
+    this.stopping.abort(new Error('shutting down'));
   }
 
   allMids(dex?: string): Promise<AllMids> {
@@ -121,8 +127,9 @@ export class HyperliquidInfoClient {
   private async info<T>(body: InfoBody, parse: (json: unknown, label: string) => T, itemCount?: (result: T) => number): Promise<T> {
     const { infoUrl, timeoutMs, maxRetries } = this.settings;
     return this.logFailure(body.type, async () => {
-      await this.budget.spend(requestWeight(body.type));
-      const json = await fetchJson({ url: infoUrl, method: 'POST', body, timeoutMs, maxRetries, provider: HYPERLIQUID_PROVIDER, onRetry: this.onRetry(body.type) });
+      const signal = this.stopping.signal;
+      await this.budget.spend(requestWeight(body.type), { signal });
+      const json = await fetchJson({ url: infoUrl, method: 'POST', body, timeoutMs, maxRetries, provider: HYPERLIQUID_PROVIDER, signal, onRetry: this.onRetry(body.type) });
       const result = parse(json, body.type);
       // The upstream charges the per-item surcharge once it knows the size; record it so the next spend sees it.
       if (itemCount) await this.budget.charge(extraWeight(body.type, itemCount(result)));
@@ -139,6 +146,7 @@ export class HyperliquidInfoClient {
         timeoutMs: Math.max(timeoutMs, STATS_MIN_TIMEOUT_MS),
         maxRetries,
         provider: HYPERLIQUID_PROVIDER,
+        signal: this.stopping.signal,
         onRetry: this.onRetry(document),
       });
       return parse(json, document);
