@@ -25,6 +25,16 @@ export interface Admission {
 
 const STATE = Symbol('requestState');
 
+/**
+ * A UUIDv7 (RFC 9562): 48-bit millisecond time, then randomness from node's pooled randomUUID. Ids that
+ * grow with time keep the ledger's unique reference index appending at its right edge instead of
+ * splitting pages all over it, which is what the billed route's database cost is mostly made of.
+ */
+export function uuidV7(now = Date.now()): string {
+  const time = now.toString(16).padStart(12, '0');
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`;
+}
+
 type WithState = IncomingMessage & { [STATE]?: RequestState };
 
 /**
@@ -42,7 +52,7 @@ export function requestState(req: unknown): RequestState {
   if (!state) {
     // Always minted here, never taken from the client: it keys the credit hold and the ledger row, so a
     // caller-chosen id could collide with another call and merge two charges into one.
-    state = { requestId: randomUUID() };
+    state = { requestId: uuidV7() };
     raw[STATE] = state;
   }
   return state;
