@@ -43,6 +43,13 @@ describe('Exchange-chain pipeline: simulator -> jobs -> PostgreSQL -> API', () =
     expect(vaultAddresses.some((v: string) => listed.has(v))).toBe(false);
   });
 
+  it('drops a delisted market from the catalogue, and with it from the valid coins', async () => {
+    await t.db.query(`INSERT INTO hl_markets (market, coin, dex, upstream_coin, mark_px) VALUES ('perp', 'gone:OLD', 'gone', 'gone:OLD', 1)`);
+    expect((await runJob(t, 'hl.markets')).status).toBe('ok');
+    expect(await count(t.db, `SELECT count(*) AS n FROM hl_markets WHERE coin = 'gone:OLD'`)).toBe(0);
+    expect((await runJob(t, 'hl.mids')).status).toBe('ok');
+  });
+
   it('serves mids whose keys are the valid coins: perps, HIP-3 dex:SYMBOL and spot tokens', async () => {
     const res = await get(t, '/hl/prices/mids', key);
     expect(res.status).toBe(200);

@@ -77,8 +77,14 @@ export type AddressSource = 'leaderboard' | 'trades' | 'liquidation' | 'operator
 export class HlStateRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async upsertMarkets(rows: MarketRow[]): Promise<void> {
+  /** The catalogue becomes exactly `rows`: listed markets are upserted, delisted ones removed. */
+  async replaceMarkets(rows: MarketRow[]): Promise<void> {
     if (rows.length === 0) return;
+    await this.db.query(
+      `DELETE FROM hl_markets m WHERE NOT EXISTS (
+         SELECT 1 FROM jsonb_to_recordset($1::jsonb) AS r(market text, coin text) WHERE r.market = m.market AND r.coin = m.coin)`,
+      [JSON.stringify(rows.map((r) => ({ market: r.market, coin: r.coin })))],
+    );
     await this.db.query(
       `INSERT INTO hl_markets (market, coin, dex, upstream_coin, mark_px, mid_px, prev_day_px, open_interest, circulating_supply,
                                day_ntl_vlm, sz_decimals, max_leverage, outcome_id, outcome_side, outcome_name, updated_at)

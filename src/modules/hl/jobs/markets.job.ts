@@ -27,7 +27,7 @@ export class MarketsJob {
     ]);
     const [spot, outcomes] = await Promise.all([this.client.spotMetaAndAssetCtxs(), this.client.outcomeMeta()]);
     const rows = [...perps.flatMap(({ dex, data }) => perpRows(dex, data)), ...spotRows(spot), ...outcomeRows(outcomes)];
-    await this.state.upsertMarkets(rows);
+    await this.state.replaceMarkets(rows);
     return { rows: rows.length, details: { dexes: dexes.map((d) => d.name) } };
   }
 }

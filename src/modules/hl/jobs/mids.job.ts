@@ -15,10 +15,13 @@ export class MidsJob {
     const markets = await this.state.listMarkets();
     if (markets.length === 0) return { rows: 0, details: { skipped: 'no market catalogue yet (run hl.markets)' } };
     const dexes = [...new Set(markets.filter((m) => m.dex !== '').map((m) => m.dex))];
-    const all = await Promise.all([this.client.allMids(), ...dexes.map((dex) => this.client.allMids(dex))]);
-    const mids = Object.assign({}, ...all) as Record<string, string>;
+    // One dex failing (the client logged why) leaves its previous mids in place rather than failing all.
+    const settled = await Promise.allSettled([this.client.allMids(), ...dexes.map((dex) => this.client.allMids(dex))]);
+    const failures = settled.filter((s) => s.status === 'rejected').length;
+    if (failures === settled.length) throw (settled[0] as PromiseRejectedResult).reason;
+    const mids = Object.assign({}, ...settled.map((s) => (s.status === 'fulfilled' ? s.value : {}))) as Record<string, string>;
     await this.state.updateMids(mids);
     const rows = await this.state.publishMids(Math.floor(Date.now() / 60_000));
-    return { rows };
+    return { rows, failures };
   }
 }
