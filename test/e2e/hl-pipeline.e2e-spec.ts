@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { JobRegistry } from '../../src/jobs/job-registry';
 import { JobRunner } from '../../src/jobs/job-runner';
+import { HlStateRepository } from '../../src/modules/hl/jobs/hl-state.repository';
 import { SnapshotJob } from '../../src/modules/hl/jobs/snapshot.job';
 import { SnapshotStore } from '../../src/modules/hl/snapshot/snapshot-store';
 import { startSimulator } from '../../src/simulator/simulator.server';
@@ -106,6 +107,14 @@ describe('Exchange-chain pipeline: simulator -> jobs -> PostgreSQL -> API', () =
     const hip4Traders = await get(t, '/hl/hip4/smart-trader?outcomeId=0', key);
     expect(hip4Traders.status).toBe(200);
     expect(hip4Traders.body.data.sides).toEqual(['YES', 'NO']);
+  });
+
+  it('carries operator tags into the next snapshot as addressTags', async () => {
+    const top = (await get(t, '/hl/perp/holders?coin=BTC&limit=1', key)).body.data.items[0];
+    await t.app.get(HlStateRepository).upsertAddresses({ addresses: [top.address], source: 'operator', tags: ['desk-a'] });
+    expect((await runJob(t, 'hl.snapshot')).status).toBe('ok');
+    const tagged = (await get(t, `/hl/perp/holders?coin=BTC&address=${top.address}`, key)).body.data.items[0];
+    expect(tagged.addressTags).toContain('desk-a');
   });
 
   it('resumes a cursor minted before a snapshot refresh at the same rank in the new snapshot', async () => {

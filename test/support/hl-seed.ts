@@ -131,6 +131,10 @@ export async function publishHlMarketSnapshot(t: TestApp, options: MarketSnapsho
       [id, market, coin, holders, mark],
     );
   }
+  // As the snapshot builder does: the holders rows carry their address tags.
+  for (const table of ['hl_perp_holders', 'hl_spot_holders'] as const) {
+    await t.db.query(`UPDATE ${partitionName(table, id)} h SET tags = a.tags FROM hl_addresses a WHERE a.address = h.address`);
+  }
   await store.publish({ kind: 'market', snapshotId: id, rows: coins.reduce((sum, [, , n]) => sum + n, 0) });
   t.app.get(HlCatalogService).invalidate();
   return id;

@@ -1,5 +1,6 @@
 import { PlatformSpine1763700000000 } from './migrations/1763700000000-platform-spine';
 import { HlSnapshots1763800000000 } from './migrations/1763800000000-hl-snapshots';
+import { HolderTags1763900000000 } from './migrations/1763900000000-holder-tags';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
-export const MIGRATIONS = [PlatformSpine1763700000000, HlSnapshots1763800000000];
+export const MIGRATIONS = [PlatformSpine1763700000000, HlSnapshots1763800000000, HolderTags1763900000000];

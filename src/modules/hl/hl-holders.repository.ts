@@ -45,13 +45,12 @@ export interface LiquidationBinRow {
 const PERP_COLUMNS = `h.address, h.side, h.coin, h.size::text AS size, h.value::text AS value, h.entry_price::text AS entry_price,
   h.leverage::text AS leverage, h.upnl::text AS upnl, h.roe::text AS roe, h.margin_used::text AS margin_used,
   h.liquidation_price::text AS liquidation_price, h.mark_price::text AS mark_price, h.cum_funding::text AS cum_funding,
-  h.supply_pct::text AS supply_pct, COALESCE(a.tags, '{}') AS tags`;
+  h.supply_pct::text AS supply_pct, h.tags`;
 
 const SPOT_COLUMNS = `h.address, h.coin, h.balance::text AS balance, h.value::text AS value, h.entry_price::text AS entry_price,
-  h.entry_ntl::text AS entry_ntl, h.upnl::text AS upnl, h.roe::text AS roe, h.supply_pct::text AS supply_pct,
-  COALESCE(a.tags, '{}') AS tags`;
+  h.entry_ntl::text AS entry_ntl, h.upnl::text AS upnl, h.roe::text AS roe, h.supply_pct::text AS supply_pct, h.tags`;
 
-/** All SQL over the holders partitions (hl_perp_holders, hl_spot_holders) and their address tags. */
+/** All SQL over the holders partitions (hl_perp_holders, hl_spot_holders; address tags are copied in at build time). */
 @Injectable()
 export class HlHoldersRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -60,7 +59,7 @@ export class HlHoldersRepository {
   perpHolders({ snapshotId, coin, rankColumn, window }: { snapshotId: number; coin: string; rankColumn: (typeof PERP_HOLDER_RANKS)[keyof typeof PERP_HOLDER_RANKS]; window: RankWindow }): Promise<PerpHolderRow[]> {
     return this.db.query(
       `SELECT ${PERP_COLUMNS}
-         FROM hl_perp_holders h LEFT JOIN hl_addresses a ON a.address = h.address
+         FROM hl_perp_holders h
         WHERE h.snapshot_id = $1 AND h.coin = $2 AND h.${rankColumn} ${window.op} $3
         ORDER BY h.${rankColumn} ${window.direction} LIMIT $4`,
       [snapshotId, coin, window.bound, window.limit],
@@ -70,7 +69,7 @@ export class HlHoldersRepository {
   perpHoldersOf({ snapshotId, coin, address }: { snapshotId: number; coin: string; address: string }): Promise<PerpHolderRow[]> {
     return this.db.query(
       `SELECT ${PERP_COLUMNS}
-         FROM hl_perp_holders h LEFT JOIN hl_addresses a ON a.address = h.address
+         FROM hl_perp_holders h
         WHERE h.snapshot_id = $1 AND h.coin = $2 AND h.address = $3
         ORDER BY h.rank_value`,
       [snapshotId, coin, address],
@@ -80,7 +79,7 @@ export class HlHoldersRepository {
   spotHolders({ snapshotId, coin, window }: { snapshotId: number; coin: string; window: RankWindow }): Promise<SpotHolderRow[]> {
     return this.db.query(
       `SELECT ${SPOT_COLUMNS}
-         FROM hl_spot_holders h LEFT JOIN hl_addresses a ON a.address = h.address
+         FROM hl_spot_holders h
         WHERE h.snapshot_id = $1 AND h.coin = $2 AND h.rank_value ${window.op} $3
         ORDER BY h.rank_value ${window.direction} LIMIT $4`,
       [snapshotId, coin, window.bound, window.limit],
@@ -90,7 +89,7 @@ export class HlHoldersRepository {
   spotHoldersOf({ snapshotId, coin, address }: { snapshotId: number; coin: string; address: string }): Promise<SpotHolderRow[]> {
     return this.db.query(
       `SELECT ${SPOT_COLUMNS}
-         FROM hl_spot_holders h LEFT JOIN hl_addresses a ON a.address = h.address
+         FROM hl_spot_holders h
         WHERE h.snapshot_id = $1 AND h.coin = $2 AND h.address = $3
         ORDER BY h.rank_value`,
       [snapshotId, coin, address],

@@ -44,8 +44,9 @@ export class MarketSnapshotBuilder {
       `WITH marks AS (${MARKS} WHERE market = 'perp'),
        valued AS (
          SELECT p.coin, p.address, p.szi, p.entry_px, p.leverage, p.leverage_type, p.margin_used, p.liquidation_px, p.cum_funding,
-                m.px, m.open_interest, abs(p.szi) * m.px AS value, p.szi * (m.px - p.entry_px) AS upnl
+                m.px, m.open_interest, abs(p.szi) * m.px AS value, p.szi * (m.px - p.entry_px) AS upnl, COALESCE(a.tags, '{}') AS tags
            FROM hl_positions p JOIN marks m ON m.coin = p.coin
+           LEFT JOIN hl_addresses a ON a.address = p.address AND a.tags <> '{}'
           WHERE p.szi <> 0 AND m.px IS NOT NULL
        ), ins AS (
          INSERT INTO ${partitionName('hl_perp_holders', snapshotId)}
@@ -56,7 +57,8 @@ export class MarketSnapshotBuilder {
                 liquidation_px, px, cum_funding,
                 CASE WHEN open_interest > 0 THEN round(abs(szi) / open_interest * 100, 8) ELSE 0 END,
                 row_number() OVER (PARTITION BY coin ORDER BY value DESC, address DESC),
-                row_number() OVER (PARTITION BY coin ORDER BY upnl DESC, address DESC)
+                row_number() OVER (PARTITION BY coin ORDER BY upnl DESC, address DESC),
+                tags
            FROM valued
          RETURNING 1
        )
@@ -70,8 +72,9 @@ export class MarketSnapshotBuilder {
     const [{ n }] = await this.db.query(
       `WITH marks AS (${MARKS} WHERE market = 'spot'),
        valued AS (
-         SELECT b.coin, b.address, b.total, b.entry_ntl, m.circulating_supply, b.total * m.px AS value
+         SELECT b.coin, b.address, b.total, b.entry_ntl, m.circulating_supply, b.total * m.px AS value, COALESCE(a.tags, '{}') AS tags
            FROM hl_spot_balances b JOIN marks m ON m.coin = b.coin
+           LEFT JOIN hl_addresses a ON a.address = b.address AND a.tags <> '{}'
           WHERE b.total > 0 AND m.px IS NOT NULL
        ), ins AS (
          INSERT INTO ${partitionName('hl_spot_holders', snapshotId)}
@@ -81,7 +84,8 @@ export class MarketSnapshotBuilder {
                 CASE WHEN entry_ntl IS NOT NULL THEN round(value - entry_ntl, 6) END,
                 CASE WHEN entry_ntl > 0 THEN round((value - entry_ntl) / entry_ntl, 8) END,
                 CASE WHEN circulating_supply > 0 THEN round(total / circulating_supply * 100, 8) ELSE 0 END,
-                row_number() OVER (PARTITION BY coin ORDER BY value DESC, address DESC)
+                row_number() OVER (PARTITION BY coin ORDER BY value DESC, address DESC),
+                tags
            FROM valued
          RETURNING 1
        )
