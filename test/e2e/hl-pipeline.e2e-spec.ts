@@ -8,7 +8,7 @@ import { startSimulator } from '../../src/simulator/simulator.server';
 import { TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
 import { createHlApp, runAllJobs, runJob, Simulator } from '../support/hl-stack';
-import { get } from '../support/http';
+import { eventually, get } from '../support/http';
 import { resetDb } from '../support/reset-db';
 
 async function count(db: DataSource, sql: string, params: unknown[] = []): Promise<number> {
@@ -113,8 +113,13 @@ describe('Exchange-chain pipeline: simulator -> jobs -> PostgreSQL -> API', () =
     const top = (await get(t, '/hl/perp/holders?coin=BTC&limit=1', key)).body.data.items[0];
     await t.app.get(HlStateRepository).upsertAddresses({ addresses: [top.address], source: 'operator', tags: ['desk-a'] });
     expect((await runJob(t, 'hl.snapshot')).status).toBe('ok');
-    const tagged = (await get(t, `/hl/perp/holders?coin=BTC&address=${top.address}`, key)).body.data.items[0];
-    expect(tagged.addressTags).toContain('desk-a');
+    // Replicas notice a newly published snapshot within their 1 s catalogue cache.
+    const res = await eventually(
+      () => get(t, `/hl/perp/holders?coin=BTC&address=${top.address}`, key),
+      (r) => (r.body.data.items[0]?.addressTags ?? []).includes('desk-a'),
+      3000,
+    );
+    expect(res.body.data.items[0].addressTags).toContain('desk-a');
   });
 
   it('resumes a cursor minted before a snapshot refresh at the same rank in the new snapshot', async () => {
