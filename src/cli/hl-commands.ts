@@ -5,7 +5,7 @@ import { JobRegistry } from '../jobs/job-registry';
 import { JobRunner } from '../jobs/job-runner';
 import { JobRunsRepository } from '../jobs/job-runs.repository';
 import { normalizeWallet } from '../modules/account/account-admin.service';
-import { HlStateRepository } from '../modules/hl/jobs/hl-state.repository';
+import { HlAddressesRepository } from '../modules/hl/jobs/hl-addresses.repository';
 import type { CliCommand } from './commands';
 import { formatTable } from './cli-views';
 
@@ -78,7 +78,7 @@ export const HL_COMMANDS: Record<string, CliCommand> = {
       if (tagList.some((t) => !/^[A-Za-z0-9_.-]{1,32}$/.test(t))) {
         throw AppError.validation('tags', 'comma-separated tags of 1-32 letters, digits, _ . -');
       }
-      await app.get(HlStateRepository).upsertAddresses({ addresses: [normalized], source: 'operator', tags: tagList });
+      await app.get(HlAddressesRepository).upsertAddresses({ addresses: [normalized], source: 'operator', tags: tagList });
       return { json: { address: normalized, tags: tagList }, text: [`${normalized} added${tagList.length ? ` with tags ${tagList.join(', ')}` : ''}`] };
     },
   },

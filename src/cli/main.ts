@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { AppConfig, loadAppConfig, loadDotEnv } from '../config/app.config';
+import { AppConfig, cliDebugEnabled, loadAppConfig, loadDotEnv } from '../config/app.config';
 import { acquireEmbeddedLock } from '../infra/database/embedded-lock';
 import { INestApplicationContext } from '@nestjs/common';
 import { CliModule } from './cli.module';
@@ -34,8 +34,7 @@ async function withApp<T>(config: AppConfig, debug: boolean, work: (app: INestAp
 }
 
 async function main(): Promise<number> {
-  // DEBUG is a CLI switch for stack traces, not service configuration.
-  const debug = Boolean(process.env.DEBUG);
+  const debug = cliDebugEnabled();
   return runCli(process.argv.slice(2), {
     io: processIo,
     debug,

@@ -84,3 +84,8 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
     },
   };
 }
+
+/** The ops CLI's DEBUG switch (stack traces of unexpected errors); not service configuration. */
+export function cliDebugEnabled(raw: Record<string, string | undefined> = process.env): boolean {
+  return Boolean(raw.DEBUG);
+}

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { JobRegistry } from '../../src/jobs/job-registry';
 import { JobRunner } from '../../src/jobs/job-runner';
-import { HlStateRepository } from '../../src/modules/hl/jobs/hl-state.repository';
+import { HlAddressesRepository } from '../../src/modules/hl/jobs/hl-addresses.repository';
 import { SnapshotJob } from '../../src/modules/hl/jobs/snapshot.job';
 import { SnapshotStore } from '../../src/modules/hl/snapshot/snapshot-store';
 import { startSimulator } from '../../src/simulator/simulator.server';
@@ -111,7 +111,7 @@ describe('Exchange-chain pipeline: simulator -> jobs -> PostgreSQL -> API', () =
 
   it('carries operator tags into the next snapshot as addressTags', async () => {
     const top = (await get(t, '/hl/perp/holders?coin=BTC&limit=1', key)).body.data.items[0];
-    await t.app.get(HlStateRepository).upsertAddresses({ addresses: [top.address], source: 'operator', tags: ['desk-a'] });
+    await t.app.get(HlAddressesRepository).upsertAddresses({ addresses: [top.address], source: 'operator', tags: ['desk-a'] });
     expect((await runJob(t, 'hl.snapshot')).status).toBe('ok');
     // Replicas notice a newly published snapshot within their 1 s catalogue cache.
     const res = await eventually(

@@ -5,7 +5,8 @@ import { AppConfig } from '../../../config/app.config';
 import { JobOutcome } from '../../../jobs/job.types';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { Fill } from '../../../providers/hyperliquid/hyperliquid.types';
-import { FillRow, HlStateRepository } from './hl-state.repository';
+import { HlAddressesRepository } from './hl-addresses.repository';
+import { FillRow } from './hl-state.repository';
 
 const FIRST_LOOKBACK_MS = 7 * 24 * 3600 * 1000;
 const UPSTREAM_PAGE = 2000;
@@ -17,13 +18,13 @@ export class FillsJob {
 
   constructor(
     private readonly client: HyperliquidInfoClient,
-    private readonly state: HlStateRepository,
+    private readonly addresses: HlAddressesRepository,
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   async run(signal?: AbortSignal): Promise<JobOutcome> {
     const { pollBatch, pollConcurrency } = this.config.get('hlJobs', { infer: true });
-    const due = await this.state.addressesWantingFills(pollBatch);
+    const due = await this.addresses.addressesWantingFills(pollBatch);
     let rows = 0;
     const failures = await mapLimit(
       due,
@@ -34,7 +35,7 @@ export class FillsJob {
         const kept = fills.filter((f) => f.coin.includes(':') || f.coin.startsWith('#')).map((f) => toFillRow(address, f));
         // A full page means there may be more: continue after its newest fill next round.
         const until = fills.length >= UPSTREAM_PAGE ? Math.max(...fills.map((f) => f.time)) + 1 : now;
-        await this.state.saveFills(address, kept, until);
+        await this.addresses.saveFills(address, kept, until);
         rows += kept.length;
       },
       { signal, onError: ({ address }, error) => this.logger.warn(`fills of ${address} failed: ${(error as Error).message}`) },

@@ -7,6 +7,7 @@ import { LeaderboardSnapshotBuilder } from '../snapshot/leaderboard-snapshot.bui
 import { MarketSnapshotBuilder } from '../snapshot/market-snapshot.builder';
 import { HlSnapshotModule } from '../snapshot/hl-snapshot.module';
 import { FillsJob } from './fills.job';
+import { HlAddressesRepository } from './hl-addresses.repository';
 import { HlStateRepository } from './hl-state.repository';
 import { LeaderboardJob } from './leaderboard.job';
 import { MarketsJob } from './markets.job';
@@ -22,6 +23,7 @@ const MINUTE = 60_000;
   imports: [HyperliquidModule, HlSnapshotModule],
   providers: [
     HlStateRepository,
+    HlAddressesRepository,
     MarketSnapshotBuilder,
     LeaderboardSnapshotBuilder,
     MarketsJob,
@@ -32,7 +34,7 @@ const MINUTE = 60_000;
     LeaderboardJob,
     SnapshotJob,
   ],
-  exports: [HlStateRepository],
+  exports: [HlStateRepository, HlAddressesRepository],
 })
 export class HlJobsModule implements OnModuleInit {
   constructor(

@@ -5,14 +5,14 @@ import { JobOutcome } from '../../../jobs/job.types';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { LeaderboardSnapshotBuilder } from '../snapshot/leaderboard-snapshot.builder';
 import { SnapshotStore } from '../snapshot/snapshot-store';
-import { HlStateRepository } from './hl-state.repository';
+import { HlAddressesRepository } from './hl-addresses.repository';
 
 /** The leaderboard document without vaults, published as its own snapshot; its traders seed the address universe. */
 @Injectable()
 export class LeaderboardJob {
   constructor(
     private readonly client: HyperliquidInfoClient,
-    private readonly state: HlStateRepository,
+    private readonly addresses: HlAddressesRepository,
     private readonly store: SnapshotStore,
     private readonly builder: LeaderboardSnapshotBuilder,
     private readonly config: ConfigService<AppConfig, true>,
@@ -26,12 +26,12 @@ export class LeaderboardJob {
     await this.builder.build(snapshotId, rows);
     signal?.throwIfAborted();
     await this.store.publish({ kind: 'leaderboard', snapshotId, rows: rows.length });
-    await this.state.upsertAddresses({
+    await this.addresses.upsertAddresses({
       addresses: rows.map((r) => r.ethAddress),
       source: 'leaderboard',
       accountValues: new Map(rows.map((r) => [r.ethAddress, r.accountValue])),
     });
-    await this.state.markVaults(vaults);
+    await this.addresses.markVaults(vaults);
     await this.store.prune('leaderboard', this.config.get('hlJobs.snapshotRetention', { infer: true }));
     return { rows: rows.length, details: { snapshotId, vaultsExcluded: document.length - rows.length } };
   }

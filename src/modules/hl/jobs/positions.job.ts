@@ -6,6 +6,7 @@ import { AppConfig } from '../../../config/app.config';
 import { JobOutcome } from '../../../jobs/job.types';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { ClearinghouseState, SpotClearinghouseState } from '../../../providers/hyperliquid/hyperliquid.types';
+import { HlAddressesRepository } from './hl-addresses.repository';
 import { HlStateRepository, PositionRow, SpotBalanceRow } from './hl-state.repository';
 
 const SAVE_CHUNK = 500;
@@ -23,12 +24,13 @@ export class PositionsJob {
   constructor(
     private readonly client: HyperliquidInfoClient,
     private readonly state: HlStateRepository,
+    private readonly addresses: HlAddressesRepository,
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   async run(signal?: AbortSignal): Promise<JobOutcome> {
     const { pollBatch, pollConcurrency, positionsIntervalMs } = this.config.get('hlJobs', { infer: true });
-    const due = await this.state.dueAddresses(pollBatch);
+    const due = await this.addresses.dueAddresses(pollBatch);
     const dexes = [...new Set((await this.state.listMarkets()).filter((m) => m.market === 'perp' && m.dex).map((m) => m.dex))];
     let rows = 0;
     let failures = 0;

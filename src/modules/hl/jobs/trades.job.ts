@@ -5,6 +5,7 @@ import { Decimal } from '../../../common/decimal/decimal';
 import { AppConfig } from '../../../config/app.config';
 import { JobOutcome } from '../../../jobs/job.types';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
+import { HlAddressesRepository } from './hl-addresses.repository';
 import { HlStateRepository, MarketRow, TradeRow } from './hl-state.repository';
 
 /** Hyperliquid's liquidator (HLP Liquidator): the counterparty of every backstop liquidation. */
@@ -25,6 +26,7 @@ export class TradesJob {
   constructor(
     private readonly client: HyperliquidInfoClient,
     private readonly state: HlStateRepository,
+    private readonly addresses: HlAddressesRepository,
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
@@ -54,8 +56,8 @@ export class TradesJob {
       { signal, onError: (m, error) => this.logger.warn(`recentTrades ${m.upstreamCoin} failed: ${(error as Error).message}`) },
     );
     const inserted = await this.state.insertTrades(trades);
-    await this.state.upsertAddresses({ addresses: [...traders], source: 'trades', wantsFills: fillTraders, active: true });
-    await this.state.upsertAddresses({ addresses: [...liquidated], source: 'liquidation', active: true });
+    await this.addresses.upsertAddresses({ addresses: [...traders], source: 'trades', wantsFills: fillTraders, active: true });
+    await this.addresses.upsertAddresses({ addresses: [...liquidated], source: 'liquidation', active: true });
     return { rows: inserted, failures, details: { coins: targets.length, traders: traders.size, liquidated: liquidated.size } };
   }
 }
