@@ -61,8 +61,9 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(50) @Max(300_000)
   LEDGER_FLUSH_INTERVAL_MS = 1000;
 
-  @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
-  LEDGER_ORPHAN_HOLD_MS = 60_000;
+  // Longer than any request can live (node's http requestTimeout is 300 s): only a dead process's holds are swept.
+  @Transform(toInt) @IsInt() @Min(1000) @Max(86_400_000)
+  LEDGER_ORPHAN_HOLD_MS = 600_000;
 
   @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
   USAGE_SYNC_INTERVAL_MS = 15_000;

@@ -26,10 +26,13 @@ export class JobRunner {
     if (!lock) return { name: job.name, status: 'skipped', startedAt, finishedAt: new Date(), error: 'held by another replica' };
     const controller = new AbortController();
     const renew = setInterval(() => {
-      void lock.extend(job.leaseMs).then((held) => {
-        // Another replica took over (we stalled past the lease): stop rather than publish twice.
-        if (!held) controller.abort(new Error('lock lease lost'));
-      });
+      lock.extend(job.leaseMs).then(
+        (held) => {
+          // Another replica took over (we stalled past the lease): stop rather than publish twice.
+          if (!held) controller.abort(new Error('lock lease lost'));
+        },
+        (error: Error) => controller.abort(new Error(`lock lease could not be renewed: ${error.message}`)),
+      );
     }, Math.max(250, Math.floor(job.leaseMs / 3)));
     let runId: number | undefined;
     try {

@@ -287,6 +287,20 @@ describe.each([
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0' });
     });
 
+    it('lets no caller older than an operator change start a period with its stale anchor or quota', async () => {
+      await admit(sut, { requestId: 'req-1', seedMicro: '7000000', epoch: 2, seedPeriod: 0, period: 0 });
+
+      // A replica still caching the caller from before the change (epoch 1, old anchor: period 4, old quota).
+      const reply = await admit(sut, { requestId: 'req-2', epoch: 1, seedPeriod: 4, period: 4, quotaMicro: '3000000', nowMs: T0 + 1000 });
+
+      expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '5000000']);
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '2', period: '0' });
+      expect(await outbox(sut)).toEqual([]);
+      const hold = parseLedgerEntry((await sut.hgetall(BillingKeys.holds))['req-2']);
+      expect(hold).toMatchObject({ epoch: 2, period: 0 });
+      expect(await refund(sut, { requestId: 'req-2', period: 4 })).toBe('6000000');
+    });
+
     it('resets the balance to the quota in a new period and queues a period_reset entry before charging', async () => {
       await admit(sut, { requestId: 'req-1', seedMicro: '5000000', period: 0 });
 
@@ -298,7 +312,7 @@ describe.each([
         {
           type: 'period_reset',
           accountId: ACCOUNT,
-          referenceId: 'period:1',
+          referenceId: `${ACCOUNT}:e1:p1`,
           endpoint: '',
           amountMicro: '16000000',
           balanceAfterMicro: '20000000',

@@ -46,28 +46,34 @@ local balance = '-1'
 if metered then
   local epoch = tonumber(ARGV[6])
   local state = redis.call('HMGET', KEYS[2], 'bal', 'epoch', 'period')
-  local bal, period
+  local bal, period, heldEpoch
+  local current = tonumber(ARGV[8])
   if (not state[1]) or tonumber(state[2]) < epoch then
     bal = tonumber(ARGV[5])
     period = tonumber(ARGV[7])
+    heldEpoch = epoch
     redis.call('HSET', KEYS[2], 'bal', ARGV[5], 'epoch', ARGV[6], 'period', ARGV[7])
   else
     bal = tonumber(state[1])
     period = tonumber(state[3])
+    heldEpoch = tonumber(state[2])
   end
-  if period < tonumber(ARGV[8]) then
+  -- Only a caller that knows the account's current epoch may start a new period: a replica whose cached
+  -- caller predates an operator change (new anchor, new quota) must not reset with the old ones.
+  if heldEpoch == epoch and period < current then
     local seq = redis.call('INCR', KEYS[5])
-    redis.call('RPUSH', KEYS[6], table.concat({'period_reset', ARGV[11], 'period:' .. ARGV[8], '',
+    redis.call('RPUSH', KEYS[6], table.concat({'period_reset', ARGV[11], ARGV[11] .. ':e' .. ARGV[6] .. ':p' .. ARGV[8], '',
       int(tonumber(ARGV[9]) - bal), ARGV[9], ARGV[6], ARGV[8], int(seq), ARGV[13]}, '|'))
     redis.call('HSET', KEYS[2], 'bal', ARGV[9], 'period', ARGV[8])
     bal = tonumber(ARGV[9])
+    period = current
   end
   if bal < cost then return {2, count, int(bal)} end
   if cost > 0 then
     bal = redis.call('HINCRBY', KEYS[2], 'bal', -cost)
     local seq = redis.call('INCR', KEYS[5])
     redis.call('HSET', KEYS[3], ARGV[10], table.concat({'charge', ARGV[11], ARGV[10], ARGV[12],
-      int(-cost), int(bal), ARGV[6], ARGV[8], int(seq), ARGV[13]}, '|'))
+      int(-cost), int(bal), int(heldEpoch), int(period), int(seq), ARGV[13]}, '|'))
   end
   balance = int(bal)
 end
@@ -89,28 +95,33 @@ return {1, count, balance}
     let balance = '-1';
     if (metered) {
       const epoch = Number(epochArg);
+      const current = Number(currentPeriod);
       let bal: number;
       let period: number;
+      let heldEpoch: number;
       const storedBal = data.hget(credits, 'bal');
       if (storedBal === null || Number(data.hget(credits, 'epoch')) < epoch) {
         bal = Number(seedBal);
         period = Number(seedPeriod);
+        heldEpoch = epoch;
         data.hset(credits, { bal: seedBal, epoch: epochArg, period: seedPeriod });
       } else {
         bal = Number(storedBal);
         period = Number(data.hget(credits, 'period'));
+        heldEpoch = Number(data.hget(credits, 'epoch'));
       }
-      if (period < Number(currentPeriod)) {
+      if (heldEpoch === epoch && period < current) {
         const seq = data.incrBy(seqKey, 1);
-        data.rpush(outbox, ['period_reset', accountId, `period:${currentPeriod}`, '', String(Number(quota) - bal), quota, epochArg, currentPeriod, String(seq), nowMs].join('|'));
+        data.rpush(outbox, ['period_reset', accountId, `${accountId}:e${epochArg}:p${currentPeriod}`, '', String(Number(quota) - bal), quota, epochArg, currentPeriod, String(seq), nowMs].join('|'));
         data.hset(credits, { bal: quota, period: currentPeriod });
         bal = Number(quota);
+        period = current;
       }
       if (bal < cost) return [AdmitStatus.INSUFFICIENT_CREDITS, count, String(bal)];
       if (cost > 0) {
         bal = data.hincrBy(credits, 'bal', -cost);
         const seq = data.incrBy(seqKey, 1);
-        data.hset(holds, { [requestId]: ['charge', accountId, requestId, endpoint, String(-cost), String(bal), epochArg, currentPeriod, String(seq), nowMs].join('|') });
+        data.hset(holds, { [requestId]: ['charge', accountId, requestId, endpoint, String(-cost), String(bal), String(heldEpoch), String(period), String(seq), nowMs].join('|') });
       }
       balance = String(bal);
     }
@@ -183,6 +194,28 @@ return moved
       moved += 1;
     }
     return moved;
+  },
+};
+
+/**
+ * Removes the first `count` outbox lines only if the head still is what the caller read (first and last
+ * line): a drainer whose lease expired mid-batch cannot trim lines another drainer has not written yet.
+ * KEYS: outbox. ARGV: count, firstLine, lastLine. Returns 1 when trimmed.
+ */
+export const TRIM_OUTBOX_HEAD_SCRIPT: KvScript<number> = {
+  name: 'trim-outbox-head',
+  lua: `
+local n = tonumber(ARGV[1])
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[2] or redis.call('LINDEX', KEYS[1], n - 1) ~= ARGV[3] then return 0 end
+redis.call('LTRIM', KEYS[1], n, -1)
+return 1
+`,
+  local(data, [outbox], [count, first, last]) {
+    const n = Number(count);
+    const head = data.lrange(outbox, 0, n - 1);
+    if (head.length !== n || head[0] !== first || head[n - 1] !== last) return 0;
+    data.ltrim(outbox, n, -1);
+    return 1;
   },
 };
 

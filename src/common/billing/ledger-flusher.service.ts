@@ -2,8 +2,8 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } f
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
-import { withLock } from '../../infra/locks/kv-lock';
-import { RELEASE_ORPHAN_HOLDS_SCRIPT } from './admission.scripts';
+import { tryAcquireLock } from '../../infra/locks/kv-lock';
+import { RELEASE_ORPHAN_HOLDS_SCRIPT, TRIM_OUTBOX_HEAD_SCRIPT } from './admission.scripts';
 import { AdmissionService } from './admission.service';
 import { BillingKeys } from './billing-keys';
 import { LedgerEntry, parseLedgerEntry } from './ledger-entry';
@@ -48,7 +48,9 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
   }
 
   private async drainOnce(): Promise<number> {
-    const written = await withLock(this.kv, 'ledger-flush', LEASE_MS, async () => {
+    const lock = await tryAcquireLock(this.kv, 'ledger-flush', LEASE_MS);
+    if (!lock) return 0;
+    try {
       const cutoff = Date.now() - this.config.get('ledger.orphanHoldMs', { infer: true });
       await this.kv.run(RELEASE_ORPHAN_HOLDS_SCRIPT, [BillingKeys.holds, BillingKeys.outbox], [cutoff]);
       let total = 0;
@@ -58,12 +60,14 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
         const entries = lines.map(parseLedgerEntry).filter((e): e is LedgerEntry => e !== null);
         if (entries.length < lines.length) this.logger.error(`dropping ${lines.length - entries.length} malformed outbox lines`);
         total += await this.ledger.write(entries);
-        // Only this lease holder trims, and producers only append, so the first `lines.length` are ours.
-        await this.kv.ltrim(BillingKeys.outbox, lines.length, -1);
-        if (lines.length < BATCH) break;
+        // Producers only append; the trim checks the head is still what was read and written (a replay
+        // after a lost lease is harmless, the rows are idempotent).
+        const trimmed = await this.kv.run(TRIM_OUTBOX_HEAD_SCRIPT, [BillingKeys.outbox], [lines.length, lines[0], lines[lines.length - 1]]);
+        if (trimmed !== 1 || lines.length < BATCH || !(await lock.extend(LEASE_MS))) break;
       }
       return total;
-    });
-    return written ?? 0;
+    } finally {
+      await lock.release();
+    }
   }
 }

@@ -33,8 +33,11 @@ export class FillsJob {
         const now = Date.now();
         const fills = await this.client.userFillsByTime(address, polledUntil ?? now - FIRST_LOOKBACK_MS, now);
         const kept = fills.filter((f) => f.coin.includes(':') || f.coin.startsWith('#')).map((f) => toFillRow(address, f));
-        // A full page means there may be more: continue after its newest fill next round.
-        const until = fills.length >= UPSTREAM_PAGE ? Math.max(...fills.map((f) => f.time)) + 1 : now;
+        // A full page means there may be more: continue from its newest fill's millisecond next round (fills
+        // sharing it come again and are skipped as duplicates), past it only if the whole page is that millisecond.
+        const newest = fills.length > 0 ? Math.max(...fills.map((f) => f.time)) : now;
+        const oldest = fills.length > 0 ? Math.min(...fills.map((f) => f.time)) : now;
+        const until = fills.length >= UPSTREAM_PAGE ? (newest === oldest ? newest + 1 : newest) : now;
         await this.addresses.saveFills(address, kept, until);
         rows += kept.length;
       },

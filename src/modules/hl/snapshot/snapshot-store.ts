@@ -57,7 +57,8 @@ export class SnapshotStore {
       );
       await manager.query(
         `INSERT INTO hl_current_snapshots (kind, snapshot_id) VALUES ($1, $2)
-         ON CONFLICT (kind) DO UPDATE SET snapshot_id = EXCLUDED.snapshot_id`,
+         ON CONFLICT (kind) DO UPDATE SET snapshot_id = EXCLUDED.snapshot_id
+           WHERE hl_current_snapshots.snapshot_id < EXCLUDED.snapshot_id`,
         [kind, snapshotId],
       );
     });
