@@ -61,7 +61,7 @@ export const COMMANDS: Record<string, CliCommand> = {
     },
   },
   'account:set-tier': {
-    summary: "Set the tier; starts a fresh monthly period at the new tier's quota",
+    summary: "Set the tier; the balance becomes the new tier's quota for the rest of this period",
     options: ['wallet', 'tier'],
     async run(app, { wallet, tier }) {
       const account = toAccountView(await admin(app).setTier({ wallet, tier }));

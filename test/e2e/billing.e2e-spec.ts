@@ -1,4 +1,5 @@
 import { AdmissionService } from '../../src/common/billing/admission.service';
+import { AccountAdminService } from '../../src/modules/account/account-admin.service';
 import { LedgerFlusherService } from '../../src/common/billing/ledger-flusher.service';
 import { UsageSyncService } from '../../src/modules/usage/usage-sync.service';
 import { createTestApp, TestApp } from '../support/create-test-app';
@@ -123,6 +124,15 @@ describe('Credit billing', () => {
       { endpoint: 'account.vip', calls: 1, credits: '1.000000' },
       { endpoint: 'usage.list', calls: 1, credits: '0.000000' },
     ]);
+  });
+
+  it("moves a tier change to the new quota for the rest of the period, keeping the anchor", async () => {
+    const { key, wallet } = await makeAccount(t, { tier: 'pro' });
+    const before = (await get(t, '/account/credits', key)).body.data;
+    await t.app.get(AccountAdminService).setTier({ wallet, tier: 'max' });
+    const after = await eventually(() => get(t, '/account/credits', key), (r) => r.body.data.balance === '99999999');
+    expect(after.body.data).toEqual({ balance: '99999999', resetAnchorAt: before.resetAnchorAt });
+    expect((await get(t, '/account', key)).body.data).toMatchObject({ tier: 'Max', rpm: 600 });
   });
 
   it('never bills a Free account', async () => {

@@ -62,7 +62,10 @@ export class AccountAdminService {
     return this.accounts.listAccounts();
   }
 
-  /** A tier change starts a fresh monthly period at the new tier's quota (docs/decisions.md). */
+  /**
+   * A tier change sets the balance to the new tier's quota for the rest of the current period; the anchor
+   * stays, so period numbers (and the usage meters keyed by them) never repeat (docs/decisions.md).
+   */
   async setTier({ wallet, tier }: { wallet: string; tier: string }): Promise<AccountEntity> {
     const validTier = parseTier(tier);
     return this.accounts.transaction(async (manager) => {
@@ -73,8 +76,7 @@ export class AccountAdminService {
         tier: validTier,
         creditBalance: quota,
         creditEpoch: account.creditEpoch + 1,
-        creditPeriod: 0,
-        resetAnchorAt: new Date(),
+        creditPeriod: periodIndexAt(account.resetAnchorAt, new Date()),
       });
       return manager.save(account);
     });
