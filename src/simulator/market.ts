@@ -77,6 +77,8 @@ export class SimMarket {
       for (const holding of wallet.spot) spotHeld[holding.token] += holding.total;
     }
     this.positionCount = positions;
+    // Like the exchange's, open interest counts one side: half the summed |size| of longs and shorts.
+    for (let id = 0; id < openInterest.length; id++) openInterest[id] /= 2;
     this.meta = new MarketMeta(this.catalog, this.prices, openInterest, spotHeld);
     this.startupMs = performance.now() - started;
   }

@@ -411,12 +411,12 @@ describe('Simulator market size', () => {
     expect(hip3Holders / sut.addresses.length).toBeGreaterThan(0.15);
   });
 
-  it('reports open interest as the sum of the wallets position sizes', () => {
+  it('reports open interest as one side: half the summed position sizes of the wallets', () => {
     const sut = new SimMarket({ wallets: 400, seed: 2 });
     let btc = 0;
     for (let i = 0; i < sut.addresses.length; i++) for (const slot of sut.wallet(i).perps) if (slot.instrument.coin === 'BTC') btc += slot.size;
     const [, ctxs] = sut.metaAndAssetCtxs(T0) as [unknown, Array<{ openInterest: string }>];
-    expect(Number(ctxs[0].openInterest)).toBeCloseTo(btc, 5);
+    expect(Number(ctxs[0].openInterest)).toBeCloseTo(btc / 2, 4);
   });
 });
 

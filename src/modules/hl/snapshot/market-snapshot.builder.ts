@@ -95,14 +95,17 @@ export class MarketSnapshotBuilder {
     return n;
   }
 
-  /** Holders per coin and what share of the coin the snapshot saw (long side vs open interest; balances vs supply). */
+  /**
+   * Holders per coin and what share of the coin the snapshot saw: open interest counts one side, so the
+   * seen share is half the summed sizes of the longs and shorts read; spot balances against supply.
+   */
   private async buildCoinSummaries(snapshotId: number): Promise<void> {
     await this.db.query(
       `INSERT INTO hl_snapshot_coins (snapshot_id, market, coin, holders, mark_px, reference_total, seen_total, coverage)
        SELECT $1::bigint, 'perp', m.coin, COALESCE(h.holders, 0), m.px, m.open_interest, COALESCE(h.seen, 0),
               CASE WHEN m.open_interest > 0 THEN round(LEAST(COALESCE(h.seen, 0) / m.open_interest, 1), 6) END
          FROM (${MARKS} WHERE market = 'perp') m
-         LEFT JOIN (SELECT coin, count(*)::int AS holders, sum(size) FILTER (WHERE side = 'long') AS seen
+         LEFT JOIN (SELECT coin, count(*)::int AS holders, sum(size) / 2 AS seen
                       FROM ${partitionName('hl_perp_holders', snapshotId)} GROUP BY coin) h ON h.coin = m.coin
        UNION ALL
        SELECT $1::bigint, 'spot', m.coin, COALESCE(h.holders, 0), m.px, m.circulating_supply, COALESCE(h.seen, 0),
