@@ -171,7 +171,11 @@ function admit(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
 
 /** Keys and arguments in the order AdmissionService.settleFailure passes them. */
 function refund(kv: KvStore, { requestId, accountId = ACCOUNT, period = 0, endpoint = ENDPOINT }: { requestId: string; accountId?: string; period?: number; endpoint?: string }) {
-  return kv.run(REFUND_SCRIPT, [BillingKeys.credits(accountId), BillingKeys.holds, BillingKeys.usage(accountId, period)], [requestId, endpoint]);
+  return kv.run(
+    REFUND_SCRIPT,
+    [BillingKeys.credits(accountId), BillingKeys.holds, BillingKeys.usage(accountId, period), BillingKeys.usageDirty],
+    [requestId, endpoint, BillingKeys.usageMember(accountId, period)],
+  );
 }
 
 function commitHolds(kv: KvStore, requestIds: string[]) {
@@ -353,6 +357,15 @@ describe.each([
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '1', period: '0' });
       expect(await sut.hgetall(BillingKeys.holds)).toEqual({});
       expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '0', [`${ENDPOINT}#credits`]: '0' });
+    });
+
+    it('marks the usage meter for the durable copy again, even when a sync took the admission mark', async () => {
+      await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+      expect(await sut.spop(BillingKeys.usageDirty, 10)).toEqual([BillingKeys.usageMember(ACCOUNT, 0)]);
+
+      await refund(sut, { requestId: 'req-1' });
+
+      expect(await sut.spop(BillingKeys.usageDirty, 10)).toEqual([BillingKeys.usageMember(ACCOUNT, 0)]);
     });
 
     it('returns -1 without touching credits when the call has no hold, but still takes it out of usage', async () => {

@@ -136,12 +136,15 @@ return {1, count, balance}
 /**
  * Undo an admitted call that failed: take its usage back and, when it held credits, return them to the
  * balance (unless an operator change or a monthly reset replaced that balance in between).
- * KEYS: credits, holds, usage. ARGV: requestId, endpoint. Returns the balance in micro-credits or '-1'.
+ * The meter is marked for the PostgreSQL copy again, so the durable usage loses the failed call too.
+ * KEYS: credits, holds, usage, usageDirty. ARGV: requestId, endpoint, usageDirtyMember.
+ * Returns the balance in micro-credits or '-1'.
  */
 export const REFUND_SCRIPT: KvScript<string> = {
   name: 'refund',
   lua: `${LUA_HELPERS}
 redis.call('HINCRBY', KEYS[3], ARGV[2], -1)
+redis.call('SADD', KEYS[4], ARGV[3])
 local hold = redis.call('HGET', KEYS[2], ARGV[1])
 if not hold then return '-1' end
 redis.call('HDEL', KEYS[2], ARGV[1])
@@ -154,8 +157,9 @@ if state[1] == f[7] and state[2] == f[8] then
 end
 return state[3] or '-1'
 `,
-  local(data, [credits, holds, usage], [requestId, endpoint]) {
+  local(data, [credits, holds, usage, usageDirty], [requestId, endpoint, usageDirtyMember]) {
     data.hincrBy(usage, endpoint, -1);
+    data.sadd(usageDirty, usageDirtyMember);
     const hold = data.hget(holds, requestId);
     if (hold === null) return '-1';
     data.hdel(holds, requestId);

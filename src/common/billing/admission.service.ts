@@ -136,8 +136,13 @@ export class AdmissionService implements OnModuleInit, BeforeApplicationShutdown
     try {
       const balance = await this.kv.run(
         REFUND_SCRIPT,
-        [BillingKeys.credits(admission.accountId), BillingKeys.holds, BillingKeys.usage(admission.accountId, admission.period)],
-        [requestId, admission.endpoint],
+        [
+          BillingKeys.credits(admission.accountId),
+          BillingKeys.holds,
+          BillingKeys.usage(admission.accountId, admission.period),
+          BillingKeys.usageDirty,
+        ],
+        [requestId, admission.endpoint, BillingKeys.usageMember(admission.accountId, admission.period)],
       );
       if (admission.metered && balance !== '-1') admission.balanceMicro = String(balance);
     } catch (error) {
