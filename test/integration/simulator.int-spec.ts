@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SimMarket } from '../../src/simulator/market';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator.server';
 import { OUTCOME_TOKEN_BASE } from '../../src/simulator/account-state';
+import { hlFixture } from '../support/hl-fixtures';
 
-const FIXTURES = resolve(__dirname, '../../..', 'shared/fixtures/hyperliquid');
 const REPO = resolve(__dirname, '../..');
 const WALLETS = 300;
 const SEED = 7;
@@ -20,7 +19,7 @@ type Json = unknown;
 type Row = Record<string, unknown>;
 
 function fixture(name: string): Json {
-  return JSON.parse(readFileSync(resolve(FIXTURES, name), 'utf8'));
+  return hlFixture(name);
 }
 
 function kind(value: Json): string {

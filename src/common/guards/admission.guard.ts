@@ -36,22 +36,24 @@ export class AdmissionGuard implements CanActivate {
       requestId: state.requestId,
       nowMs,
     });
-    setResponseHeaders(http.getResponse(), rateLimitHeaders(result, nowMs));
+    // One write of every header this step owns; the error filter turns X-Credits-Cost to 0 on failures.
+    const headers = rateLimitHeaders(result, nowMs);
+    const balance = result.admission.balanceMicro;
+    if (result.status !== AdmitStatus.RATE_LIMITED && balance !== null) headers['X-Credits-Remaining'] = microToCredits(balance);
+    if (result.status === AdmitStatus.ADMITTED) headers['X-Credits-Cost'] = microToCredits(result.admission.costMicro);
+    setResponseHeaders(http.getResponse(), headers);
     if (result.status === AdmitStatus.RATE_LIMITED) {
       const retryAfter = Math.max(1, result.resetAt - Math.floor(nowMs / 1000));
       throw new AppError(ErrorCode.RATE_LIMITED, `rate limit of ${result.limit} requests per minute exceeded`, {
         'Retry-After': String(retryAfter),
       });
     }
-    const balance = result.admission.balanceMicro;
-    if (balance !== null) setResponseHeaders(http.getResponse(), { 'X-Credits-Remaining': microToCredits(balance) });
     if (result.status === AdmitStatus.INSUFFICIENT_CREDITS) {
       throw new AppError(
         ErrorCode.INSUFFICIENT_CREDITS,
         `monthly credits exhausted; the next period starts at ${result.periodEndsAt.toISOString()}`,
       );
     }
-    setResponseHeaders(http.getResponse(), { 'X-Credits-Cost': microToCredits(result.admission.costMicro) });
     const admission = result.admission;
     state.admission = admission;
     state.onSuccess = () => this.admissions.settleSuccess(admission, state.requestId);

@@ -1,19 +1,17 @@
 import { Global, Logger, Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
-import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE } from '../../infra/kv/kv-store';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { UpstreamError } from '../http/upstream.error';
 import { HyperliquidInfoClient } from './hyperliquid-info.client';
 import { HyperliquidModule } from './hyperliquid.module';
+import { hlFixtureText } from '../../../test/support/hl-fixtures';
 
-const FIXTURES = resolve(__dirname, '../../../..', 'shared/fixtures/hyperliquid');
-const fixtureText = (name: string): string => readFileSync(resolve(FIXTURES, name), 'utf8');
+const fixtureText = hlFixtureText;
 const USER = '0x5e9ee1089755c3435139848e47e6635505d5a13a';
 
 type Reply = { status?: number; body: string };

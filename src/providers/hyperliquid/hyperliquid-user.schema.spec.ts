@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { UpstreamError } from '../http/upstream.error';
+import { hlFixture, shapeErrorOf } from '../../../test/support/hl-fixtures';
 import {
   parseClearinghouseState,
   parseFills,
@@ -10,18 +8,8 @@ import {
   parseVaultAddresses,
 } from './hyperliquid-user.schema';
 
-const FIXTURES = resolve(__dirname, '../../../..', 'shared/fixtures/hyperliquid');
-const fixture = (name: string): any => JSON.parse(readFileSync(resolve(FIXTURES, name), 'utf8'));
+const fixture = hlFixture;
 
-function shapeErrorOf(parse: () => unknown): UpstreamError {
-  try {
-    parse();
-  } catch (err) {
-    if (err instanceof UpstreamError && err.kind === 'shape') return err;
-    throw err;
-  }
-  throw new Error('expected a shape error');
-}
 
 describe(parseClearinghouseState.name, () => {
   it('reads a current account with an isolated position', () => {

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { UpstreamError } from '../http/upstream.error';
+import { HL_FIXTURES, hlFixture, shapeErrorOf } from '../../../test/support/hl-fixtures';
 import {
   parseAllMids,
   parseMeta,
@@ -12,24 +10,11 @@ import {
 } from './hyperliquid.schema';
 import { outcomeCoin, outcomeTokenCoin, parseOutcomeCoin } from './outcome-coin';
 
-const FIXTURES = resolve(__dirname, '../../../..', 'shared/fixtures/hyperliquid');
-const fixture = (name: string): any => JSON.parse(readFileSync(resolve(FIXTURES, name), 'utf8'));
-
-/** Runs the parser and returns the shape error it must throw. */
-function shapeErrorOf(parse: () => unknown): UpstreamError {
-  try {
-    parse();
-  } catch (err) {
-    if (err instanceof UpstreamError && err.kind === 'shape') return err;
-    throw err;
-  }
-  throw new Error('expected a shape error');
-}
+const fixture = hlFixture;
 
 describe('Hyperliquid market-data parsers on recorded responses', () => {
   it('reads the fixtures from the shared folder', () => {
-    expect(FIXTURES).toBe(resolve(__dirname, '../../../../shared/fixtures/hyperliquid'));
-    expect(FIXTURES.endsWith('/shared/fixtures/hyperliquid')).toBe(true);
+    expect(HL_FIXTURES.endsWith('/shared/fixtures/hyperliquid')).toBe(true);
   });
 
   describe(parseAllMids.name, () => {

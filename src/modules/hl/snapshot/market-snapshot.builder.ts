@@ -39,17 +39,17 @@ export class MarketSnapshotBuilder {
     return { rows: perp + spot, coverage: await this.coverage(snapshotId) };
   }
 
-  private async buildPerpHolders(snapshotId: number): Promise<number> {
-    const [{ n }] = await this.db.query(
-      `WITH marks AS (${MARKS} WHERE market = 'perp'),
+  private buildPerpHolders(snapshotId: number): Promise<number> {
+    return this.insertCounted(
+      `marks AS (${MARKS} WHERE market = 'perp'),
        valued AS (
          SELECT p.coin, p.address, p.szi, p.entry_px, p.leverage, p.leverage_type, p.margin_used, p.liquidation_px, p.cum_funding,
                 m.px, m.open_interest, abs(p.szi) * m.px AS value, p.szi * (m.px - p.entry_px) AS upnl, COALESCE(a.tags, '{}') AS tags
            FROM hl_positions p JOIN marks m ON m.coin = p.coin
            LEFT JOIN hl_addresses a ON a.address = p.address AND a.tags <> '{}'
           WHERE p.szi <> 0 AND m.px IS NOT NULL
-       ), ins AS (
-         INSERT INTO ${partitionName('hl_perp_holders', snapshotId)}
+       )`,
+      `INSERT INTO ${partitionName('hl_perp_holders', snapshotId)}
          SELECT $1::bigint, coin, address, CASE WHEN szi > 0 THEN 'long' ELSE 'short' END, abs(szi), round(value, 6), entry_px, leverage,
                 round(upnl, 6),
                 CASE WHEN entry_px * abs(szi) = 0 THEN 0 ELSE round(upnl * leverage / (abs(szi) * entry_px), 8) END,
@@ -59,25 +59,21 @@ export class MarketSnapshotBuilder {
                 row_number() OVER (PARTITION BY coin ORDER BY value DESC, address DESC),
                 row_number() OVER (PARTITION BY coin ORDER BY upnl DESC, address DESC),
                 tags
-           FROM valued
-         RETURNING 1
-       )
-       SELECT count(*)::int AS n FROM ins`,
+           FROM valued`,
       [snapshotId],
     );
-    return n;
   }
 
-  private async buildSpotHolders(snapshotId: number): Promise<number> {
-    const [{ n }] = await this.db.query(
-      `WITH marks AS (${MARKS} WHERE market = 'spot'),
+  private buildSpotHolders(snapshotId: number): Promise<number> {
+    return this.insertCounted(
+      `marks AS (${MARKS} WHERE market = 'spot'),
        valued AS (
          SELECT b.coin, b.address, b.total, b.entry_ntl, m.circulating_supply, b.total * m.px AS value, COALESCE(a.tags, '{}') AS tags
            FROM hl_spot_balances b JOIN marks m ON m.coin = b.coin
            LEFT JOIN hl_addresses a ON a.address = b.address AND a.tags <> '{}'
           WHERE b.total > 0 AND m.px IS NOT NULL
-       ), ins AS (
-         INSERT INTO ${partitionName('hl_spot_holders', snapshotId)}
+       )`,
+      `INSERT INTO ${partitionName('hl_spot_holders', snapshotId)}
          SELECT $1::bigint, coin, address, total, round(value, 6),
                 CASE WHEN entry_ntl IS NOT NULL THEN round(entry_ntl / total, 8) END,
                 entry_ntl,
@@ -86,13 +82,9 @@ export class MarketSnapshotBuilder {
                 CASE WHEN circulating_supply > 0 THEN round(total / circulating_supply * 100, 8) ELSE 0 END,
                 row_number() OVER (PARTITION BY coin ORDER BY value DESC, address DESC),
                 tags
-           FROM valued
-         RETURNING 1
-       )
-       SELECT count(*)::int AS n FROM ins`,
+           FROM valued`,
       [snapshotId],
     );
-    return n;
   }
 
   /**
@@ -115,6 +107,12 @@ export class MarketSnapshotBuilder {
                       FROM ${partitionName('hl_spot_holders', snapshotId)} GROUP BY coin) h ON h.coin = m.coin`,
       [snapshotId],
     );
+  }
+
+  /** `WITH <ctes>, ins AS (<insert> RETURNING 1) SELECT count(*)`: a data-modifying CTE must be top-level. */
+  private async insertCounted(ctes: string, insert: string, params: unknown[]): Promise<number> {
+    const [{ n }] = await this.db.query(`WITH ${ctes}, ins AS (${insert} RETURNING 1) SELECT count(*)::int AS n FROM ins`, params);
+    return n;
   }
 
   private async coverage(snapshotId: number): Promise<Record<string, number>> {
