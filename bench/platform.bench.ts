@@ -27,6 +27,8 @@ const SETTINGS = {
   connections: num('BENCH_CONNECTIONS', 50),
   // Upper bound used only to size the key pool (see keyCount); a faster machine needs a higher value.
   maxRps: num('BENCH_MAX_RPS', 20_000),
+  // BENCH_ADAPTERS=fastify measures one adapter only (quicker when working on one of them).
+  adapters: (process.env.BENCH_ADAPTERS || 'express,fastify').split(','),
   serverCore: 0,
   loadCore: 1,
   databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
@@ -183,8 +185,8 @@ async function main(): Promise<void> {
     }
   };
   try {
-    const expressBody = await section('express', () => benchApp('express', rows, wallets));
-    const fastifyBody = await section('fastify', () => benchApp('fastify', rows, wallets));
+    const expressBody = SETTINGS.adapters.includes('express') ? await section('express', () => benchApp('express', rows, wallets)) : undefined;
+    const fastifyBody = SETTINGS.adapters.includes('fastify') ? await section('fastify', () => benchApp('fastify', rows, wallets)) : undefined;
     // Last, with the exact bytes the billed route just answered, so only the framework differs.
     await section('bare', () => benchBare(fastifyBody ?? expressBody, rows));
   } finally {

@@ -21,7 +21,7 @@ export async function createApp(config: AppConfig, options: { logger?: boolean }
   // The request id is assigned by each adapter's native first hook: a Nest middleware would run through
   // @fastify/middie on Fastify, a measurable per-request cost (docs/benchmarks.md).
   if (config.http.adapter === 'fastify') {
-    // Requests end within node's 300 s default on both adapters, well inside LEDGER_ORPHAN_HOLD_MS.
+    // Requests end within node's 300 s default, as on Express.
     const fastify = new FastifyAdapter({ trustProxy: true, requestTimeout: 300_000 });
     fastify.getInstance().addHook('onRequest', (request, reply, done) => {
       assignRequestId(request.raw, reply.raw);

@@ -12,8 +12,8 @@ export interface AppConfig {
   redis: { url?: string; keyPrefix: string };
   security: { cursorSecret: string; jwtSecret: string };
   apiKeys: { cacheTtlMs: number; touchIntervalMs: number };
-  ledger: { commitIntervalMs: number; flushIntervalMs: number; orphanHoldMs: number };
-  usage: { syncIntervalMs: number };
+  ledger: { flushIntervalMs: number };
+  usage: { flushIntervalMs: number; syncIntervalMs: number };
   hyperliquid: {
     infoUrl: string;
     statsUrl: string;
@@ -59,11 +59,9 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
     },
     apiKeys: { cacheTtlMs: env.API_KEY_CACHE_TTL_MS, touchIntervalMs: env.API_KEY_TOUCH_INTERVAL_MS },
     ledger: {
-      commitIntervalMs: env.LEDGER_COMMIT_INTERVAL_MS,
       flushIntervalMs: env.LEDGER_FLUSH_INTERVAL_MS,
-      orphanHoldMs: env.LEDGER_ORPHAN_HOLD_MS,
     },
-    usage: { syncIntervalMs: env.USAGE_SYNC_INTERVAL_MS },
+    usage: { flushIntervalMs: env.USAGE_FLUSH_INTERVAL_MS, syncIntervalMs: env.USAGE_SYNC_INTERVAL_MS },
     hyperliquid: {
       infoUrl: env.HYPERLIQUID_INFO_URL,
       statsUrl: env.HYPERLIQUID_STATS_URL.replace(/\/+$/, ''),

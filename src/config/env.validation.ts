@@ -55,15 +55,11 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(100) @Max(5000)
   API_KEY_CACHE_TTL_MS = 2000;
 
-  @Transform(toInt) @IsInt() @Min(10) @Max(60_000)
-  LEDGER_COMMIT_INTERVAL_MS = 50;
-
   @Transform(toInt) @IsInt() @Min(50) @Max(300_000)
   LEDGER_FLUSH_INTERVAL_MS = 1000;
 
-  // Longer than any request can live (node's http requestTimeout is 300 s): only a dead process's holds are swept.
-  @Transform(toInt) @IsInt() @Min(1000) @Max(86_400_000)
-  LEDGER_ORPHAN_HOLD_MS = 600_000;
+  @Transform(toInt) @IsInt() @Min(50) @Max(60_000)
+  USAGE_FLUSH_INTERVAL_MS = 1000;
 
   @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
   USAGE_SYNC_INTERVAL_MS = 15_000;

@@ -1,4 +1,3 @@
-import { AdmissionService } from '../../src/common/billing/admission.service';
 import { AccountAdminService } from '../../src/modules/account/account-admin.service';
 import { LedgerFlusherService } from '../../src/common/billing/ledger-flusher.service';
 import { UsageSyncService } from '../../src/modules/usage/usage-sync.service';
@@ -8,9 +7,8 @@ import { eventually, get, waitForFreshWindow } from '../support/http';
 import { resetDb } from '../support/reset-db';
 import { testConfig, uniqueKeyPrefix } from '../support/test-env';
 
-/** Everything a test needs to see in PostgreSQL: the queued holds committed and the outbox drained. */
+/** Everything a test needs to see in PostgreSQL: the ledger outbox drained. */
 async function settle(t: TestApp) {
-  await t.app.get(AdmissionService).commitPending();
   await t.app.get(LedgerFlusherService).flush();
 }
 
@@ -173,25 +171,42 @@ describe('Two replicas sharing one Redis and one PostgreSQL', () => {
     expect(total).toBe('-200.000000');
   });
 
-  it('writes every held charge to PostgreSQL when a replica stops', async () => {
+  it("leaves each charge in the shared outbox at admission, so another replica writes a silent replica's charges", async () => {
     const { key, account } = await makeAccount(a, { tier: 'max' });
-    // A commit interval longer than the test: only the shutdown commit can move these holds.
-    const c = await createTestApp({ ...b.config, ledger: { ...b.config.ledger, commitIntervalMs: 60_000 } });
-    const responses = await Promise.all(Array.from({ length: 20 }, () => get(c, '/account', key)));
-    expect(responses.every((r) => r.status === 200)).toBe(true);
-    await c.close();
-    // The stopping replica commits its queued holds; whichever replica holds the flush lease writes them
-    // (orphaned holds would only be swept after LEDGER_ORPHAN_HOLD_MS = 60 s, far beyond this wait).
-    const count = await eventually(
-      async () =>
-        (
-          await a.db.query(`SELECT count(*)::int AS count FROM credit_transactions WHERE account_id = $1 AND type = 'charge'`, [
-            account.id,
-          ])
-        )[0].count,
-      (n) => n === 20,
-      3000,
+    // c never drains on its own during the test (and is closed only afterwards).
+    const c = await createTestApp({ ...b.config, ledger: { flushIntervalMs: 60_000 } });
+    try {
+      const responses = await Promise.all(Array.from({ length: 20 }, () => get(c, '/account', key)));
+      expect(responses.every((r) => r.status === 200)).toBe(true);
+
+      await settle(a);
+
+      const [{ count }] = await a.db.query(`SELECT count(*)::int AS count FROM credit_transactions WHERE account_id = $1 AND type = 'charge'`, [
+        account.id,
+      ]);
+      expect(count).toBe(20);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('shows a replica its own calls in /usage at once, and the other replica\'s after its usage flush', async () => {
+    const { key } = await makeAccount(a, { tier: 'pro' });
+    for (let i = 0; i < 3; i++) expect((await get(b, '/account', key)).status).toBe(200);
+    expect((await get(a, '/account/vip', key)).status).toBe(200);
+
+    const own = await get(a, '/usage', key);
+    expect(own.body.data).toContainEqual({ endpoint: 'account.vip', calls: 1, credits: '1' });
+    const usage = await eventually(
+      () => get(a, '/usage', key),
+      (r) => r.body.data.some((u: { endpoint: string }) => u.endpoint === 'account.summary'),
+      5000,
     );
-    expect(count).toBe(20);
+
+    expect(usage.body.data).toEqual([
+      { endpoint: 'account.summary', calls: 3, credits: '3' },
+      { endpoint: 'account.vip', calls: 1, credits: '1' },
+      { endpoint: 'usage.list', calls: expect.any(Number), credits: '0' },
+    ]);
   });
 });

@@ -1,12 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  ADMIT_SCRIPT,
-  AdmitReply,
-  AdmitStatus,
-  COMMIT_HOLDS_SCRIPT,
-  REFUND_SCRIPT,
-  RELEASE_ORPHAN_HOLDS_SCRIPT,
-} from '../../src/common/billing/admission.scripts';
+import { ADD_USAGE_SCRIPT, ADMIT_SCRIPT, AdmitReply, AdmitStatus, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
 import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/common/billing/billing-keys';
 import { parseLedgerEntry } from '../../src/common/billing/ledger-entry';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
@@ -22,7 +15,7 @@ import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const T0 = Date.UTC(2027, 0, 15, 12, 0, 0);
 const ENDPOINT = 'hl.perp.holders';
-const ACCOUNT = 'acct-1';
+const ACCOUNT = '0b9f3c2e-5d1a-4c6e-9f00-1a2b3c4d5e6f';
 
 /** What a test needs from a store beyond the KvStore interface: a clean slate, time passing, and TTL checks. */
 interface StoreHarness {
@@ -140,54 +133,22 @@ function admit(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
   const c = { ...ADMIT_DEFAULTS, ...call };
   return kv.run(
     ADMIT_SCRIPT,
-    [
-      BillingKeys.window(c.keyId, Math.floor(c.nowMs / WINDOW_MS)),
-      BillingKeys.credits(c.accountId),
-      BillingKeys.holds,
-      BillingKeys.usage(c.accountId, c.period),
-      BillingKeys.seq,
-      BillingKeys.outbox,
-      BillingKeys.usageDirty,
-    ],
-    [
-      c.cap,
-      WINDOW_KEY_TTL_MS,
-      c.metered ? 1 : 0,
-      c.metered ? c.costMicro : 0,
-      c.seedMicro,
-      c.epoch,
-      c.seedPeriod,
-      c.period,
-      c.quotaMicro,
-      c.requestId,
-      c.accountId,
-      c.endpoint,
-      c.nowMs,
-      USAGE_KEY_TTL_MS,
-      BillingKeys.usageMember(c.accountId, c.period),
-    ],
+    [BillingKeys.window(c.keyId, Math.floor(c.nowMs / WINDOW_MS)), BillingKeys.credits(c.accountId), BillingKeys.seq, BillingKeys.outbox],
+    [c.cap, c.metered ? c.costMicro : -1, c.seedMicro, c.epoch, c.seedPeriod, c.period, c.quotaMicro, c.requestId, c.accountId, c.endpoint, c.nowMs],
   );
 }
 
-/** Keys and arguments in the order AdmissionService.settleFailure passes them. */
-function refund(kv: KvStore, { requestId, accountId = ACCOUNT, period = 0, endpoint = ENDPOINT }: { requestId: string; accountId?: string; period?: number; endpoint?: string }) {
+/** Keys and arguments in the order AdmissionService.settleFailure passes them; epoch and period come from the admit reply. */
+function refund(kv: KvStore, reply: AdmitReply, { requestId, costMicro = 1_000_000, nowMs = T0 + 500 }: { requestId: string; costMicro?: number; nowMs?: number }) {
   return kv.run(
     REFUND_SCRIPT,
-    [BillingKeys.credits(accountId), BillingKeys.holds, BillingKeys.usage(accountId, period), BillingKeys.usageDirty],
-    [requestId, endpoint, BillingKeys.usageMember(accountId, period)],
+    [BillingKeys.credits(ACCOUNT), BillingKeys.seq, BillingKeys.outbox],
+    [requestId, ACCOUNT, ENDPOINT, costMicro, reply[3], reply[4], nowMs],
   );
-}
-
-function commitHolds(kv: KvStore, requestIds: string[]) {
-  return kv.run(COMMIT_HOLDS_SCRIPT, [BillingKeys.holds, BillingKeys.outbox], requestIds);
-}
-
-function releaseOrphanHolds(kv: KvStore, cutoffMs: number) {
-  return kv.run(RELEASE_ORPHAN_HOLDS_SCRIPT, [BillingKeys.holds, BillingKeys.outbox], [cutoffMs]);
 }
 
 async function outbox(kv: KvStore) {
-  return (await kv.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
+  return (await kv.lrange(BillingKeys.outbox, 0, -1)).map((line) => line.split('|'));
 }
 
 describe.each([
@@ -208,19 +169,18 @@ describe.each([
       for (let i = 1; i <= 5; i++) replies.push(await admit(sut, { requestId: `req-${i}`, cap: 3, metered: false }));
 
       expect(replies).toEqual([
-        [AdmitStatus.ADMITTED, 1, '-1'],
-        [AdmitStatus.ADMITTED, 2, '-1'],
-        [AdmitStatus.ADMITTED, 3, '-1'],
-        [AdmitStatus.RATE_LIMITED, 4, '-1'],
-        [AdmitStatus.RATE_LIMITED, 5, '-1'],
+        [AdmitStatus.ADMITTED, 1, '-1', 0, 0],
+        [AdmitStatus.ADMITTED, 2, '-1', 0, 0],
+        [AdmitStatus.ADMITTED, 3, '-1', 0, 0],
+        [AdmitStatus.RATE_LIMITED, 4, '-1', 0, 0],
+        [AdmitStatus.RATE_LIMITED, 5, '-1', 0, 0],
       ]);
-      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '3' });
     });
 
     it('counts each minute in its own window', async () => {
       await admit(sut, { requestId: 'req-1', cap: 1, metered: false });
 
-      expect(await admit(sut, { requestId: 'req-2', cap: 1, metered: false, nowMs: T0 + WINDOW_MS })).toEqual([AdmitStatus.ADMITTED, 1, '-1']);
+      expect(await admit(sut, { requestId: 'req-2', cap: 1, metered: false, nowMs: T0 + WINDOW_MS })).toEqual([AdmitStatus.ADMITTED, 1, '-1', 0, 0]);
     });
 
     it('gives the window key a lease of WINDOW_KEY_TTL_MS', async () => {
@@ -229,65 +189,66 @@ describe.each([
       await harness.expectLease(BillingKeys.window('key-1', Math.floor(T0 / WINDOW_MS)), WINDOW_KEY_TTL_MS);
     });
 
-    it('answers an unmetered call with balance -1 and counts only usage calls', async () => {
-      expect(await admit(sut, { requestId: 'req-1', metered: false })).toEqual([AdmitStatus.ADMITTED, 1, '-1']);
+    it('answers an unmetered call with balance -1 and touches neither credits nor the ledger', async () => {
+      expect(await admit(sut, { requestId: 'req-1', metered: false })).toEqual([AdmitStatus.ADMITTED, 1, '-1', 0, 0]);
 
-      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '1' });
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({});
-      expect(await sut.hgetall(BillingKeys.holds)).toEqual({});
-      expect(await sut.spop(BillingKeys.usageDirty, 10)).toEqual([BillingKeys.usageMember(ACCOUNT, 0)]);
+      expect(await sut.llen(BillingKeys.outbox)).toBe(0);
     });
 
-    it('gives the usage meter a lease of USAGE_KEY_TTL_MS', async () => {
-      await admit(sut, { requestId: 'req-1' });
-
-      await harness.expectLease(BillingKeys.usage(ACCOUNT, 0), USAGE_KEY_TTL_MS);
-    });
-
-    it('seeds an absent balance from seedBal, deducts the cost and leaves a charge hold', async () => {
-      expect(await admit(sut, { requestId: 'req-1', seedMicro: '5000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '4000000']);
+    it('seeds an absent balance from seedBal, deducts the cost and appends the charge to the outbox', async () => {
+      expect(await admit(sut, { requestId: 'req-1', seedMicro: '5000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '4000000', 1, 0]);
 
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '4000000', epoch: '1', period: '0' });
-      const holds = await sut.hgetall(BillingKeys.holds);
-      expect(Object.keys(holds)).toEqual(['req-1']);
-      expect(parseLedgerEntry(holds['req-1'])).toEqual({
-        type: 'charge',
-        accountId: ACCOUNT,
-        referenceId: 'req-1',
-        endpoint: ENDPOINT,
-        amountMicro: '-1000000',
-        balanceAfterMicro: '4000000',
-        epoch: 1,
-        period: 0,
-        seq: 1,
-        atMs: T0,
-      });
-      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '1', [`${ENDPOINT}#credits`]: '1000000' });
+      expect((await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry)).toEqual([
+        {
+          type: 'charge',
+          accountId: ACCOUNT,
+          referenceId: 'req-1',
+          endpoint: ENDPOINT,
+          amountMicro: '-1000000',
+          balanceAfterMicro: '4000000',
+          epoch: 1,
+          period: 0,
+          seq: 1,
+          atMs: T0,
+        },
+      ]);
+    });
+
+    it('charges nothing and writes no ledger line for a metered call that costs 0, but answers the balance', async () => {
+      expect(await admit(sut, { requestId: 'req-1', seedMicro: '5000000', costMicro: 0 })).toEqual([AdmitStatus.ADMITTED, 1, '5000000', 1, 0]);
+
+      expect(await sut.llen(BillingKeys.outbox)).toBe(0);
     });
 
     it('keeps the live balance over seedBal while the epoch is unchanged', async () => {
       await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
 
-      expect(await admit(sut, { requestId: 'req-2', seedMicro: '9000000' })).toEqual([AdmitStatus.ADMITTED, 2, '3000000']);
+      expect(await admit(sut, { requestId: 'req-2', seedMicro: '9000000' })).toEqual([AdmitStatus.ADMITTED, 2, '3000000', 1, 0]);
     });
 
-    it('refuses with status 2 when the balance is below the cost, without deducting or counting usage', async () => {
-      expect(await admit(sut, { requestId: 'req-1', seedMicro: '500000', costMicro: 1_000_000 })).toEqual([AdmitStatus.INSUFFICIENT_CREDITS, 1, '500000']);
+    it('refuses with status 2 when the balance is below the cost, without deducting or writing a charge', async () => {
+      expect(await admit(sut, { requestId: 'req-1', seedMicro: '500000', costMicro: 1_000_000 })).toEqual([
+        AdmitStatus.INSUFFICIENT_CREDITS,
+        1,
+        '500000',
+        1,
+        0,
+      ]);
 
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '500000', epoch: '1', period: '0' });
-      expect(await sut.hgetall(BillingKeys.holds)).toEqual({});
-      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({});
-      expect(await sut.spop(BillingKeys.usageDirty, 10)).toEqual([]);
+      expect(await sut.llen(BillingKeys.outbox)).toBe(0);
     });
 
     it('admits a call that spends the balance down to exactly zero', async () => {
-      expect(await admit(sut, { requestId: 'req-1', seedMicro: '1000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '0']);
+      expect(await admit(sut, { requestId: 'req-1', seedMicro: '1000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '0', 1, 0]);
     });
 
     it('re-seeds the balance when the operator epoch grows', async () => {
       await admit(sut, { requestId: 'req-1', epoch: 1, seedMicro: '5000000' });
 
-      expect(await admit(sut, { requestId: 'req-2', epoch: 2, seedMicro: '10000000' })).toEqual([AdmitStatus.ADMITTED, 2, '9000000']);
+      expect(await admit(sut, { requestId: 'req-2', epoch: 2, seedMicro: '10000000' })).toEqual([AdmitStatus.ADMITTED, 2, '9000000', 2, 0]);
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0' });
     });
 
@@ -297,45 +258,44 @@ describe.each([
       // A replica still caching the caller from before the change (epoch 1, old anchor: period 4, old quota).
       const reply = await admit(sut, { requestId: 'req-2', epoch: 1, seedPeriod: 4, period: 4, quotaMicro: '3000000', nowMs: T0 + 1000 });
 
-      expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '5000000']);
+      expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '5000000', 2, 0]);
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '2', period: '0' });
-      expect(await outbox(sut)).toEqual([]);
-      const hold = parseLedgerEntry((await sut.hgetall(BillingKeys.holds))['req-2']);
-      expect(hold).toMatchObject({ epoch: 2, period: 0 });
-      expect(await refund(sut, { requestId: 'req-2', period: 4 })).toBe('6000000');
+      expect((await outbox(sut)).map((f) => [f[0], f[6], f[7]])).toEqual([
+        ['charge', '2', '0'],
+        ['charge', '2', '0'],
+      ]);
+      expect(await refund(sut, reply, { requestId: 'req-2' })).toBe('6000000');
     });
 
-    it('resets the balance to the quota in a new period and queues a period_reset entry before charging', async () => {
+    it('resets the balance to the quota in a new period and queues a period_reset entry before the charge', async () => {
       await admit(sut, { requestId: 'req-1', seedMicro: '5000000', period: 0 });
 
       const reply = await admit(sut, { requestId: 'req-2', seedPeriod: 0, period: 1, quotaMicro: '20000000', nowMs: T0 + 1000 });
 
-      expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '19000000']);
+      expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '19000000', 1, 1]);
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '19000000', epoch: '1', period: '1' });
-      expect(await outbox(sut)).toEqual([
-        {
-          type: 'period_reset',
-          accountId: ACCOUNT,
-          referenceId: `${ACCOUNT}:e1:p1`,
-          endpoint: '',
-          amountMicro: '16000000',
-          balanceAfterMicro: '20000000',
-          epoch: 1,
-          period: 1,
-          seq: 2,
-          atMs: T0 + 1000,
-        },
-      ]);
-      const hold = parseLedgerEntry((await sut.hgetall(BillingKeys.holds))['req-2']);
-      expect(hold).toMatchObject({ type: 'charge', amountMicro: '-1000000', balanceAfterMicro: '19000000', period: 1, seq: 3 });
+      const [, reset, charge] = (await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
+      expect(reset).toEqual({
+        type: 'period_reset',
+        accountId: ACCOUNT,
+        referenceId: `${ACCOUNT}:e1:p1`,
+        endpoint: '',
+        amountMicro: '16000000',
+        balanceAfterMicro: '20000000',
+        epoch: 1,
+        period: 1,
+        seq: 2,
+        atMs: T0 + 1000,
+      });
+      expect(charge).toMatchObject({ type: 'charge', amountMicro: '-1000000', balanceAfterMicro: '19000000', period: 1, seq: 3 });
     });
 
     it('keeps balances of 100M credits exact, never in exponent notation', async () => {
       const reply = await admit(sut, { requestId: 'req-1', seedMicro: '100000000000000', costMicro: 1_000_000 });
 
-      expect(reply).toEqual([AdmitStatus.ADMITTED, 1, '99999999000000']);
-      expect(parseLedgerEntry((await sut.hgetall(BillingKeys.holds))['req-1'])).toMatchObject({ balanceAfterMicro: '99999999000000' });
-      expect(await refund(sut, { requestId: 'req-1' })).toBe('100000000000000');
+      expect(reply).toEqual([AdmitStatus.ADMITTED, 1, '99999999000000', 1, 0]);
+      expect((await outbox(sut))[0][5]).toBe('99999999000000');
+      expect(await refund(sut, reply, { requestId: 'req-1' })).toBe('100000000000000');
     });
 
     it('writes a period_reset amount exact at 100M credits', async () => {
@@ -343,96 +303,87 @@ describe.each([
 
       await admit(sut, { requestId: 'req-2', period: 1, quotaMicro: '100000000000000' });
 
-      expect(await outbox(sut)).toEqual([expect.objectContaining({ amountMicro: '100000000000000', balanceAfterMicro: '100000000000000' })]);
+      const reset = (await outbox(sut)).find((f) => f[0] === 'period_reset')!;
+      expect([reset[4], reset[5]]).toEqual(['100000000000000', '100000000000000']);
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toMatchObject({ bal: '99999999000000' });
     });
   });
 
   describe('REFUND_SCRIPT', () => {
-    it('gives the held credits back and takes the call out of usage', async () => {
-      await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+    it('gives the credits back and appends a void for the charge, with the balance after it', async () => {
+      const reply = await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
 
-      expect(await refund(sut, { requestId: 'req-1' })).toBe('5000000');
+      expect(await refund(sut, reply, { requestId: 'req-1', nowMs: T0 + 700 })).toBe('5000000');
 
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '1', period: '0' });
-      expect(await sut.hgetall(BillingKeys.holds)).toEqual({});
-      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '0', [`${ENDPOINT}#credits`]: '0' });
+      const [, voided] = (await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
+      expect(voided).toEqual({
+        type: 'void',
+        accountId: ACCOUNT,
+        referenceId: 'req-1',
+        endpoint: ENDPOINT,
+        amountMicro: '1000000',
+        balanceAfterMicro: '5000000',
+        epoch: 1,
+        period: 0,
+        seq: 2,
+        atMs: T0 + 700,
+      });
     });
 
-    it('marks the usage meter for the durable copy again, even when a sync took the admission mark', async () => {
-      await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
-      expect(await sut.spop(BillingKeys.usageDirty, 10)).toEqual([BillingKeys.usageMember(ACCOUNT, 0)]);
-
-      await refund(sut, { requestId: 'req-1' });
-
-      expect(await sut.spop(BillingKeys.usageDirty, 10)).toEqual([BillingKeys.usageMember(ACCOUNT, 0)]);
-    });
-
-    it('returns -1 without touching credits when the call has no hold, but still takes it out of usage', async () => {
-      await admit(sut, { requestId: 'paid', seedMicro: '5000000' });
-      await admit(sut, { requestId: 'free', metered: false });
-
-      expect(await refund(sut, { requestId: 'free' })).toBe('-1');
-
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toMatchObject({ bal: '4000000' });
-      expect(Object.keys(await sut.hgetall(BillingKeys.holds))).toEqual(['paid']);
-      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '1', [`${ENDPOINT}#credits`]: '1000000' });
-    });
-
-    it('refunds a hold only once', async () => {
-      await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
-      await refund(sut, { requestId: 'req-1' });
-
-      expect(await refund(sut, { requestId: 'req-1' })).toBe('-1');
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toMatchObject({ bal: '5000000' });
-    });
-
-    it('does not add a hold from before an epoch change to the re-seeded balance', async () => {
-      await admit(sut, { requestId: 'req-1', epoch: 1, seedMicro: '5000000' });
+    it('does not add a charge from before an epoch change to the re-seeded balance, but still voids it', async () => {
+      const first = await admit(sut, { requestId: 'req-1', epoch: 1, seedMicro: '5000000' });
       await admit(sut, { requestId: 'req-2', epoch: 2, seedMicro: '10000000' });
 
-      expect(await refund(sut, { requestId: 'req-1' })).toBe('9000000');
+      expect(await refund(sut, first, { requestId: 'req-1' })).toBe('9000000');
 
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0' });
-      expect(Object.keys(await sut.hgetall(BillingKeys.holds))).toEqual(['req-2']);
-      expect(await sut.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ [ENDPOINT]: '1', [`${ENDPOINT}#credits`]: '1000000' });
+      expect((await outbox(sut)).map((f) => [f[0], f[2], f[5]])).toEqual([
+        ['charge', 'req-1', '4000000'],
+        ['charge', 'req-2', '9000000'],
+        ['void', 'req-1', '9000000'],
+      ]);
     });
 
-    it('does not add a hold from before a monthly reset to the new quota', async () => {
-      await admit(sut, { requestId: 'req-1', seedMicro: '5000000', period: 0 });
+    it('does not add a charge from before a monthly reset to the new quota', async () => {
+      const first = await admit(sut, { requestId: 'req-1', seedMicro: '5000000', period: 0 });
       await admit(sut, { requestId: 'req-2', period: 1, quotaMicro: '20000000' });
 
-      expect(await refund(sut, { requestId: 'req-1', period: 0 })).toBe('19000000');
+      expect(await refund(sut, first, { requestId: 'req-1' })).toBe('19000000');
+    });
+
+    it('voids with balance -1 when the live balance is gone (the KV store lost it)', async () => {
+      const reply = await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+      await sut.del(BillingKeys.credits(ACCOUNT));
+
+      expect(await refund(sut, reply, { requestId: 'req-1' })).toBe('-1');
+      expect((await outbox(sut))[1].slice(0, 8)).toEqual(['void', ACCOUNT, 'req-1', ENDPOINT, '1000000', '-1', '-1', '-1']);
     });
   });
 
-  describe('COMMIT_HOLDS_SCRIPT', () => {
-    it('moves the named holds to the outbox in the order given and ignores unknown ids', async () => {
-      for (const requestId of ['req-1', 'req-2', 'req-3']) await admit(sut, { requestId });
-      const holds = await sut.hgetall(BillingKeys.holds);
+  describe('ADD_USAGE_SCRIPT', () => {
+    const usageA = BillingKeys.usage('acct-a', 3);
+    const usageB = BillingKeys.usage('acct-b', 0);
+    const addUsage = () =>
+      sut.run(
+        ADD_USAGE_SCRIPT,
+        [BillingKeys.usageDirty, usageA, usageB],
+        ['acct-a:3', 2, 'hl.perp.holders', 3, 3_000_000, 'usage.list', 1, 0, 'acct-b:0', 1, 'account.summary', -1, 0],
+      );
 
-      expect(await commitHolds(sut, ['req-3', 'unknown', 'req-1'])).toBe(2);
+    it('adds calls and credits per endpoint to each hash, skipping zero deltas, and marks each for the durable copy', async () => {
+      expect(await addUsage()).toBe(2);
+      expect(await addUsage()).toBe(2);
 
-      expect(await sut.lrange(BillingKeys.outbox, 0, -1)).toEqual([holds['req-3'], holds['req-1']]);
-      expect(Object.keys(await sut.hgetall(BillingKeys.holds))).toEqual(['req-2']);
+      expect(await sut.hgetall(usageA)).toEqual({ 'hl.perp.holders': '6', 'hl.perp.holders#credits': '6000000', 'usage.list': '2' });
+      expect(await sut.hgetall(usageB)).toEqual({ 'account.summary': '-2' });
+      expect((await sut.spop(BillingKeys.usageDirty, 10)).sort()).toEqual(['acct-a:3', 'acct-b:0']);
     });
 
-    it('moves nothing when no id has a hold', async () => {
-      expect(await commitHolds(sut, ['unknown'])).toBe(0);
-      expect(await sut.llen(BillingKeys.outbox)).toBe(0);
-    });
-  });
+    it('gives each usage hash a lease of USAGE_KEY_TTL_MS', async () => {
+      await addUsage();
 
-  describe('RELEASE_ORPHAN_HOLDS_SCRIPT', () => {
-    it('moves only the holds made at or before the cutoff', async () => {
-      await admit(sut, { requestId: 'req-a', nowMs: T0 + 1000 });
-      await admit(sut, { requestId: 'req-b', nowMs: T0 + 2000 });
-      await admit(sut, { requestId: 'req-c', nowMs: T0 + 3000 });
-
-      expect(await releaseOrphanHolds(sut, T0 + 2000)).toBe(2);
-
-      expect((await outbox(sut)).map((e) => e?.referenceId)).toEqual(['req-a', 'req-b']);
-      expect(Object.keys(await sut.hgetall(BillingKeys.holds))).toEqual(['req-c']);
+      await harness.expectLease(usageA, USAGE_KEY_TTL_MS);
     });
   });
 

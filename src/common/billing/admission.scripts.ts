@@ -1,5 +1,6 @@
 import { KvScript } from '../../infra/kv/kv-store';
 import { MemoryData } from '../../infra/kv/memory-data';
+import { USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS } from './billing-keys';
 
 /** Status codes returned by ADMIT_SCRIPT as the first element. */
 export enum AdmitStatus {
@@ -8,51 +9,46 @@ export enum AdmitStatus {
   INSUFFICIENT_CREDITS = 2,
 }
 
-/** [status, calls counted in this window, live balance in micro-credits or '-1' when not metered]. */
-export type AdmitReply = [AdmitStatus, number, string];
+/**
+ * [status, calls counted in this window, live balance in micro-credits or '-1' when not metered,
+ *  credit epoch and period the call was charged in (0 when not metered)].
+ */
+export type AdmitReply = [AdmitStatus, number, string, number, number];
 
 // Shared Lua helpers: integers are printed with %d because Lua's default number format turns 1e14 into "1e+14".
 const LUA_HELPERS = `
 local function int(x) return string.format('%d', x) end
-local function split(s)
-  local out, from = {}, 1
-  while true do
-    local i = string.find(s, '|', from, true)
-    if not i then out[#out + 1] = string.sub(s, from); return out end
-    out[#out + 1] = string.sub(s, from, i - 1)
-    from = i + 1
-  end
-end
 `;
 
 /**
  * The whole per-request admission in one round trip: count the call in the key's fixed window, and for
- * metered accounts bring the live balance up to date (operator re-seed, monthly reset), then hold the
- * call's cost. The hold becomes a ledger entry when the call succeeds (COMMIT_HOLDS) or is given back
- * when it fails (REFUND).
- * KEYS: window, credits, holds, usage, seq, outbox, usageDirty
- * ARGV: cap, windowTtlMs, metered, costMicro, seedBalMicro, epoch, seedPeriod, currentPeriod, quotaMicro,
- *       requestId, accountId, endpoint, nowMs, usageTtlMs, usageDirtyMember
+ * metered accounts bring the live balance up to date (operator re-seed, monthly reset), take the call's
+ * cost and append its charge to the ledger outbox at once. A call that then fails is voided by REFUND,
+ * which gives the credits back and appends a void the ledger flusher cancels the charge with; a call
+ * whose process dies mid-way stays charged (it was admitted and most likely answered).
+ * Usage meters are counted in memory and added in batches (UsageMeterService, ADD_USAGE_SCRIPT).
+ * KEYS: window, credits, seq, outbox
+ * ARGV: cap, costMicro (-1: not metered), seedBalMicro, epoch, seedPeriod, currentPeriod, quotaMicro,
+ *       requestId, accountId, endpoint, nowMs
  */
 export const ADMIT_SCRIPT: KvScript<AdmitReply> = {
   name: 'admit',
   lua: `${LUA_HELPERS}
 local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-if count > tonumber(ARGV[1]) then return {0, count, '-1'} end
-local metered = ARGV[3] == '1'
-local cost = tonumber(ARGV[4])
-local balance = '-1'
-if metered then
-  local epoch = tonumber(ARGV[6])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ${WINDOW_KEY_TTL_MS}) end
+if count > tonumber(ARGV[1]) then return {0, count, '-1', 0, 0} end
+local cost = tonumber(ARGV[2])
+local balance, heldEpoch, period = '-1', 0, 0
+if cost >= 0 then
+  local epoch = tonumber(ARGV[4])
+  local current = tonumber(ARGV[6])
   local state = redis.call('HMGET', KEYS[2], 'bal', 'epoch', 'period')
-  local bal, period, heldEpoch
-  local current = tonumber(ARGV[8])
+  local bal
   if (not state[1]) or tonumber(state[2]) < epoch then
-    bal = tonumber(ARGV[5])
-    period = tonumber(ARGV[7])
+    bal = tonumber(ARGV[3])
+    period = tonumber(ARGV[5])
     heldEpoch = epoch
-    redis.call('HSET', KEYS[2], 'bal', ARGV[5], 'epoch', ARGV[6], 'period', ARGV[7])
+    redis.call('HSET', KEYS[2], 'bal', ARGV[3], 'epoch', ARGV[4], 'period', ARGV[5])
   else
     bal = tonumber(state[1])
     period = tonumber(state[3])
@@ -61,44 +57,37 @@ if metered then
   -- Only a caller that knows the account's current epoch may start a new period: a replica whose cached
   -- caller predates an operator change (new anchor, new quota) must not reset with the old ones.
   if heldEpoch == epoch and period < current then
-    local seq = redis.call('INCR', KEYS[5])
-    redis.call('RPUSH', KEYS[6], table.concat({'period_reset', ARGV[11], ARGV[11] .. ':e' .. ARGV[6] .. ':p' .. ARGV[8], '',
-      int(tonumber(ARGV[9]) - bal), ARGV[9], ARGV[6], ARGV[8], int(seq), ARGV[13]}, '|'))
-    redis.call('HSET', KEYS[2], 'bal', ARGV[9], 'period', ARGV[8])
-    bal = tonumber(ARGV[9])
+    local quota = tonumber(ARGV[7])
+    redis.call('RPUSH', KEYS[4], 'period_reset|' .. ARGV[9] .. '|' .. ARGV[9] .. ':e' .. ARGV[4] .. ':p' .. ARGV[6] .. '||' ..
+      int(quota - bal) .. '|' .. ARGV[7] .. '|' .. ARGV[4] .. '|' .. ARGV[6] .. '|' .. int(redis.call('INCR', KEYS[3])) .. '|' .. ARGV[11])
+    redis.call('HSET', KEYS[2], 'bal', ARGV[7], 'period', ARGV[6])
+    bal = quota
     period = current
   end
-  if bal < cost then return {2, count, int(bal)} end
+  if bal < cost then return {2, count, int(bal), heldEpoch, period} end
   if cost > 0 then
     bal = redis.call('HINCRBY', KEYS[2], 'bal', -cost)
-    local seq = redis.call('INCR', KEYS[5])
-    redis.call('HSET', KEYS[3], ARGV[10], table.concat({'charge', ARGV[11], ARGV[10], ARGV[12],
-      int(-cost), int(bal), int(heldEpoch), int(period), int(seq), ARGV[13]}, '|'))
+    redis.call('RPUSH', KEYS[4], 'charge|' .. ARGV[9] .. '|' .. ARGV[8] .. '|' .. ARGV[10] .. '|' .. int(-cost) .. '|' ..
+      int(bal) .. '|' .. int(heldEpoch) .. '|' .. int(period) .. '|' .. int(redis.call('INCR', KEYS[3])) .. '|' .. ARGV[11])
   end
   balance = int(bal)
 end
-redis.call('HINCRBY', KEYS[4], ARGV[12], 1)
-if metered and cost > 0 then redis.call('HINCRBY', KEYS[4], ARGV[12] .. '#credits', cost) end
-redis.call('PEXPIRE', KEYS[4], ARGV[14])
-redis.call('SADD', KEYS[7], ARGV[15])
-return {1, count, balance}
+return {1, count, balance, heldEpoch, period}
 `,
   local(data: MemoryData, keys: string[], argv: string[]): AdmitReply {
-    const [window, credits, holds, usage, seqKey, outbox, usageDirty] = keys;
-    const [cap, windowTtlMs, meteredFlag, costArg, seedBal, epochArg, seedPeriod, currentPeriod, quota] = argv;
-    const [requestId, accountId, endpoint, nowMs, usageTtlMs, usageDirtyMember] = argv.slice(9);
+    const [window, credits, seqKey, outbox] = keys;
+    const [cap, costArg, seedBal, epochArg, seedPeriod, currentPeriod, quota, requestId, accountId, endpoint, nowMs] = argv;
     const count = data.incrBy(window, 1);
-    if (count === 1) data.pexpire(window, Number(windowTtlMs));
-    if (count > Number(cap)) return [AdmitStatus.RATE_LIMITED, count, '-1'];
-    const metered = meteredFlag === '1';
+    if (count === 1) data.pexpire(window, WINDOW_KEY_TTL_MS);
+    if (count > Number(cap)) return [AdmitStatus.RATE_LIMITED, count, '-1', 0, 0];
     const cost = Number(costArg);
     let balance = '-1';
-    if (metered) {
+    let heldEpoch = 0;
+    let period = 0;
+    if (cost >= 0) {
       const epoch = Number(epochArg);
       const current = Number(currentPeriod);
       let bal: number;
-      let period: number;
-      let heldEpoch: number;
       const storedBal = data.hget(credits, 'bal');
       if (storedBal === null || Number(data.hget(credits, 'epoch')) < epoch) {
         bal = Number(seedBal);
@@ -117,87 +106,90 @@ return {1, count, balance}
         bal = Number(quota);
         period = current;
       }
-      if (bal < cost) return [AdmitStatus.INSUFFICIENT_CREDITS, count, String(bal)];
+      if (bal < cost) return [AdmitStatus.INSUFFICIENT_CREDITS, count, String(bal), heldEpoch, period];
       if (cost > 0) {
         bal = data.hincrBy(credits, 'bal', -cost);
         const seq = data.incrBy(seqKey, 1);
-        data.hset(holds, { [requestId]: ['charge', accountId, requestId, endpoint, String(-cost), String(bal), String(heldEpoch), String(period), String(seq), nowMs].join('|') });
+        data.rpush(outbox, ['charge', accountId, requestId, endpoint, String(-cost), String(bal), String(heldEpoch), String(period), String(seq), nowMs].join('|'));
       }
       balance = String(bal);
     }
-    data.hincrBy(usage, endpoint, 1);
-    if (metered && cost > 0) data.hincrBy(usage, `${endpoint}#credits`, cost);
-    data.pexpire(usage, Number(usageTtlMs));
-    data.sadd(usageDirty, usageDirtyMember);
-    return [AdmitStatus.ADMITTED, count, balance];
+    return [AdmitStatus.ADMITTED, count, balance, heldEpoch, period];
   },
 };
 
 /**
- * Undo an admitted call that failed: take its usage back and, when it held credits, return them to the
- * balance (unless an operator change or a monthly reset replaced that balance in between).
- * The meter is marked for the PostgreSQL copy again, so the durable usage loses the failed call too.
- * KEYS: credits, holds, usage, usageDirty. ARGV: requestId, endpoint, usageDirtyMember.
- * Returns the balance in micro-credits or '-1'.
+ * Undo the charge of an admitted call that failed: return the credits to the balance (unless an operator
+ * change or a monthly reset replaced that balance in between) and append a void, which the ledger
+ * flusher cancels the charge with. Called at most once per call (AdmissionService keeps a settled flag).
+ * KEYS: credits, seq, outbox.
+ * ARGV: requestId, accountId, endpoint, costMicro, epoch and period of the charge (from the admission
+ *       reply), nowMs.
+ * Returns the balance in micro-credits, or '-1' when there is none.
  */
 export const REFUND_SCRIPT: KvScript<string> = {
   name: 'refund',
   lua: `${LUA_HELPERS}
-redis.call('HINCRBY', KEYS[3], ARGV[2], -1)
-redis.call('SADD', KEYS[4], ARGV[3])
-local hold = redis.call('HGET', KEYS[2], ARGV[1])
-if not hold then return '-1' end
-redis.call('HDEL', KEYS[2], ARGV[1])
-local f = split(hold)
-local amount = tonumber(f[5])
-redis.call('HINCRBY', KEYS[3], ARGV[2] .. '#credits', amount)
-local state = redis.call('HMGET', KEYS[1], 'epoch', 'period', 'bal')
-if state[1] == f[7] and state[2] == f[8] then
-  return int(redis.call('HINCRBY', KEYS[1], 'bal', -amount))
-end
-return state[3] or '-1'
+local cost = tonumber(ARGV[4])
+local state = redis.call('HMGET', KEYS[1], 'bal', 'epoch', 'period')
+local bal = state[1] or '-1'
+if state[2] == ARGV[5] and state[3] == ARGV[6] then bal = int(redis.call('HINCRBY', KEYS[1], 'bal', cost)) end
+redis.call('RPUSH', KEYS[3], 'void|' .. ARGV[2] .. '|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. int(cost) .. '|' .. bal .. '|' ..
+  (state[2] or '-1') .. '|' .. (state[3] or '-1') .. '|' .. int(redis.call('INCR', KEYS[2])) .. '|' .. ARGV[7])
+return bal
 `,
-  local(data, [credits, holds, usage, usageDirty], [requestId, endpoint, usageDirtyMember]) {
-    data.hincrBy(usage, endpoint, -1);
-    data.sadd(usageDirty, usageDirtyMember);
-    const hold = data.hget(holds, requestId);
-    if (hold === null) return '-1';
-    data.hdel(holds, requestId);
-    const f = hold.split('|');
-    const amount = Number(f[4]);
-    data.hincrBy(usage, `${endpoint}#credits`, amount);
-    if (data.hget(credits, 'epoch') === f[6] && data.hget(credits, 'period') === f[7]) {
-      return String(data.hincrBy(credits, 'bal', -amount));
-    }
-    return data.hget(credits, 'bal') ?? '-1';
+  local(data, [credits, seqKey, outbox], [requestId, accountId, endpoint, costArg, epoch, period, nowMs]) {
+    const cost = Number(costArg);
+    const heldEpoch = data.hget(credits, 'epoch');
+    const heldPeriod = data.hget(credits, 'period');
+    const bal = data.hget(credits, 'bal') ?? '-1';
+    const after = heldEpoch === epoch && heldPeriod === period ? String(data.hincrBy(credits, 'bal', cost)) : bal;
+    const seq = data.incrBy(seqKey, 1);
+    data.rpush(outbox, ['void', accountId, requestId, endpoint, String(cost), after, heldEpoch ?? '-1', heldPeriod ?? '-1', String(seq), nowMs].join('|'));
+    return after;
   },
 };
 
-/** Move the holds of succeeded calls to the ledger outbox. KEYS: holds, outbox. ARGV: request ids. */
-export const COMMIT_HOLDS_SCRIPT: KvScript<number> = {
-  name: 'commit-holds',
+/**
+ * Adds a batch of in-memory usage tallies to the live meters and marks them for the PostgreSQL copy.
+ * KEYS: usageDirty, then one usage hash per account and period.
+ * ARGV: for each usage hash in KEYS order: its dirty member, the number of endpoints n, then n triples
+ *       (endpoint, calls, creditsMicro); credits go to the `<endpoint>#credits` field.
+ * Returns how many hashes were touched.
+ */
+export const ADD_USAGE_SCRIPT: KvScript<number> = {
+  name: 'add-usage',
   lua: `
-local moved = 0
-for i = 1, #ARGV do
-  local hold = redis.call('HGET', KEYS[1], ARGV[i])
-  if hold then
-    redis.call('RPUSH', KEYS[2], hold)
-    redis.call('HDEL', KEYS[1], ARGV[i])
-    moved = moved + 1
+local i = 1
+for k = 2, #KEYS do
+  local member, n = ARGV[i], tonumber(ARGV[i + 1])
+  i = i + 2
+  for _ = 1, n do
+    local calls, credits = tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
+    if calls ~= 0 then redis.call('HINCRBY', KEYS[k], ARGV[i], calls) end
+    if credits ~= 0 then redis.call('HINCRBY', KEYS[k], ARGV[i] .. '#credits', credits) end
+    i = i + 3
   end
+  redis.call('PEXPIRE', KEYS[k], ${USAGE_KEY_TTL_MS})
+  redis.call('SADD', KEYS[1], member)
 end
-return moved
+return #KEYS - 1
 `,
-  local(data, [holds, outbox], requestIds) {
-    let moved = 0;
-    for (const requestId of requestIds) {
-      const hold = data.hget(holds, requestId);
-      if (hold === null) continue;
-      data.rpush(outbox, hold);
-      data.hdel(holds, requestId);
-      moved += 1;
+  local(data, [usageDirty, ...usageKeys], args) {
+    let i = 0;
+    for (const key of usageKeys) {
+      const member = args[i];
+      const n = Number(args[i + 1]);
+      i += 2;
+      for (let j = 0; j < n; j++, i += 3) {
+        const [endpoint, calls, credits] = [args[i], Number(args[i + 1]), Number(args[i + 2])];
+        if (calls !== 0) data.hincrBy(key, endpoint, calls);
+        if (credits !== 0) data.hincrBy(key, `${endpoint}#credits`, credits);
+      }
+      data.pexpire(key, USAGE_KEY_TTL_MS);
+      data.sadd(usageDirty, member);
     }
-    return moved;
+    return usageKeys.length;
   },
 };
 
@@ -220,39 +212,5 @@ return 1
     if (head.length !== n || head[0] !== first || head[n - 1] !== last) return 0;
     data.ltrim(outbox, n, -1);
     return 1;
-  },
-};
-
-/**
- * Holds older than the cutoff belong to calls whose process died before it could commit or refund them.
- * They are charged: the call was admitted and most likely answered. KEYS: holds, outbox. ARGV: cutoffMs.
- */
-export const RELEASE_ORPHAN_HOLDS_SCRIPT: KvScript<number> = {
-  name: 'release-orphan-holds',
-  lua: `
-local all = redis.call('HGETALL', KEYS[1])
-local cutoff = tonumber(ARGV[1])
-local moved = 0
-for i = 1, #all, 2 do
-  local at = tonumber(string.match(all[i + 1], '|(%d+)$'))
-  if at and at <= cutoff then
-    redis.call('RPUSH', KEYS[2], all[i + 1])
-    redis.call('HDEL', KEYS[1], all[i])
-    moved = moved + 1
-  end
-end
-return moved
-`,
-  local(data, [holds, outbox], [cutoffMs]) {
-    let moved = 0;
-    for (const [requestId, hold] of Object.entries(data.hgetall(holds))) {
-      const at = Number(hold.slice(hold.lastIndexOf('|') + 1));
-      // Written as "not at or before" so a malformed line (NaN) stays put, as it does in Lua.
-      if (!(at <= Number(cutoffMs))) continue;
-      data.rpush(outbox, hold);
-      data.hdel(holds, requestId);
-      moved += 1;
-    }
-    return moved;
   },
 };

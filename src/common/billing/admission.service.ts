@@ -1,15 +1,14 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { AppConfig } from '../../config/app.config';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { isMetered, TIERS } from '../../modules/account/tiers';
 import { ApiCaller } from '../auth/api-caller';
 import { Admission } from '../http/request-state';
-import { ADMIT_SCRIPT, AdmitStatus, COMMIT_HOLDS_SCRIPT, REFUND_SCRIPT } from './admission.scripts';
-import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from './billing-keys';
+import { ADMIT_SCRIPT, AdmitStatus, REFUND_SCRIPT } from './admission.scripts';
+import { BillingKeys, WINDOW_MS } from './billing-keys';
 import { EndpointName } from './credit-costs';
 import { periodAt } from './credit-period';
 import { creditsToMicro, MICRO_PER_CREDIT } from './credit-units';
+import { UsageMeterService } from './usage-meter.service';
 
 export interface AdmissionResult {
   status: AdmitStatus;
@@ -21,44 +20,23 @@ export interface AdmissionResult {
   periodEndsAt: Date;
 }
 
-const COMMIT_BATCH_MAX = 500;
-
 /**
- * Rate limit, credit hold and usage meter for one call in one KV round trip; settles the hold after the
- * handler: success queues it for a batched commit to the ledger outbox, failure refunds it at once.
+ * Rate limit and credit charge for one call in one KV round trip (its usage is counted in memory, see
+ * UsageMeterService). The charge goes straight to the ledger outbox, so a successful call needs nothing
+ * more; a failed one is settled by settleFailure, which gives the credits back and voids the charge.
  */
 @Injectable()
-export class AdmissionService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
-  private readonly logger = new Logger(AdmissionService.name);
+export class AdmissionService {
   private readonly quotaMicro = new Map<string, string>();
-  private pendingCommits: string[] = [];
-  private commitTimer?: NodeJS.Timeout;
-  private committing: Promise<void> = Promise.resolve();
+  private readonly logger = new Logger(AdmissionService.name);
 
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
-    private readonly config: ConfigService<AppConfig, true>,
+    private readonly usage: UsageMeterService,
   ) {
     for (const [tier, policy] of Object.entries(TIERS)) {
       this.quotaMicro.set(tier, policy.monthlyCredits ? creditsToMicro(policy.monthlyCredits) : '0');
     }
-  }
-
-  onModuleInit() {
-    const interval = this.config.get('ledger.commitIntervalMs', { infer: true });
-    this.commitTimer = setInterval(() => void this.commitPending(), interval);
-    this.commitTimer.unref();
-  }
-
-  /** While the KV store and the database are still open (they close in onApplicationShutdown). */
-  async beforeApplicationShutdown() {
-    clearInterval(this.commitTimer);
-    await this.commitPending();
-  }
-
-  /** Calls that finished while the HTTP server was closing; a hold that misses this is swept as an orphan. */
-  async onApplicationShutdown() {
-    await this.commitPending().catch(() => undefined);
   }
 
   async admit({ caller, endpoint, cost, requestId, nowMs = Date.now() }: {
@@ -73,22 +51,12 @@ export class AdmissionService implements OnModuleInit, BeforeApplicationShutdown
     const metered = isMetered(caller.tier);
     const costMicro = metered ? cost * MICRO_PER_CREDIT : 0;
     const limit = TIERS[caller.tier].rpm;
-    const [status, count, balance] = await this.kv.run(
+    const [status, count, balance, chargedEpoch, chargedPeriod] = await this.kv.run(
       ADMIT_SCRIPT,
-      [
-        BillingKeys.window(caller.keyId, windowIndex),
-        BillingKeys.credits(caller.accountId),
-        BillingKeys.holds,
-        BillingKeys.usage(caller.accountId, period.index),
-        BillingKeys.seq,
-        BillingKeys.outbox,
-        BillingKeys.usageDirty,
-      ],
+      [BillingKeys.window(caller.keyId, windowIndex), BillingKeys.credits(caller.accountId), BillingKeys.seq, BillingKeys.outbox],
       [
         limit,
-        WINDOW_KEY_TTL_MS,
-        metered ? 1 : 0,
-        costMicro,
+        metered ? costMicro : -1,
         caller.creditSeedMicro,
         caller.creditEpoch,
         caller.creditPeriod,
@@ -98,10 +66,9 @@ export class AdmissionService implements OnModuleInit, BeforeApplicationShutdown
         caller.accountId,
         endpoint,
         nowMs,
-        USAGE_KEY_TTL_MS,
-        BillingKeys.usageMember(caller.accountId, period.index),
       ],
     );
+    if (Number(status) === AdmitStatus.ADMITTED) this.usage.count(caller.accountId, period.index, endpoint, costMicro);
     return {
       status: Number(status),
       limit,
@@ -114,57 +81,41 @@ export class AdmissionService implements OnModuleInit, BeforeApplicationShutdown
         metered,
         accountId: caller.accountId,
         period: period.index,
+        chargedEpoch: Number(chargedEpoch),
+        chargedPeriod: Number(chargedPeriod),
         balanceMicro: metered ? String(balance) : null,
         settled: false,
       },
     };
   }
 
-  /** The call succeeded: its hold joins the next batched commit (nothing to do for unmetered calls). */
-  settleSuccess(admission: Admission, requestId: string): void {
-    if (admission.settled) return;
-    admission.settled = true;
-    if (admission.costMicro === 0) return;
-    this.pendingCommits.push(requestId);
-    if (this.pendingCommits.length >= COMMIT_BATCH_MAX) void this.commitPending();
-  }
-
-  /** The call failed: take back its usage and give back its credits before the error is answered. */
+  /**
+   * The call failed: take back its usage, give back its credits and void its charge before the error is
+   * answered. Runs at most once per call; a call that succeeded is never settled (its charge stands).
+   */
   async settleFailure(admission: Admission, requestId: string): Promise<void> {
     if (admission.settled) return;
     admission.settled = true;
+    this.usage.uncount(admission.accountId, admission.period, admission.endpoint, admission.costMicro);
+    if (admission.costMicro === 0) return;
     try {
       const balance = await this.kv.run(
         REFUND_SCRIPT,
+        [BillingKeys.credits(admission.accountId), BillingKeys.seq, BillingKeys.outbox],
         [
-          BillingKeys.credits(admission.accountId),
-          BillingKeys.holds,
-          BillingKeys.usage(admission.accountId, admission.period),
-          BillingKeys.usageDirty,
+          requestId,
+          admission.accountId,
+          admission.endpoint,
+          admission.costMicro,
+          admission.chargedEpoch,
+          admission.chargedPeriod,
+          Date.now(),
         ],
-        [requestId, admission.endpoint, BillingKeys.usageMember(admission.accountId, admission.period)],
       );
-      if (admission.metered && balance !== '-1') admission.balanceMicro = String(balance);
+      if (balance !== '-1') admission.balanceMicro = String(balance);
     } catch (error) {
-      // The caller still gets its error; an unrefunded hold would be charged by the orphan sweep, so say so loudly.
+      // The caller still gets its error; the charge stands in the ledger, so say so loudly.
       this.logger.error(`refund of ${requestId} failed: ${(error as Error).message}`);
     }
-  }
-
-  /** Moves queued holds to the ledger outbox; serialised so a shutdown waits for the batch in flight. */
-  commitPending(): Promise<void> {
-    this.committing = this.committing.then(async () => {
-      while (this.pendingCommits.length > 0) {
-        const batch = this.pendingCommits.splice(0, COMMIT_BATCH_MAX);
-        try {
-          await this.kv.run(COMMIT_HOLDS_SCRIPT, [BillingKeys.holds, BillingKeys.outbox], batch);
-        } catch (error) {
-          // Left as holds, they are charged by the orphan sweep; nothing is lost.
-          this.logger.error(`committing ${batch.length} holds failed: ${(error as Error).message}`);
-          return;
-        }
-      }
-    });
-    return this.committing;
   }
 }

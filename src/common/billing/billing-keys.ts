@@ -3,9 +3,9 @@ export const BillingKeys = {
   window: (keyId: string, windowIndex: number) => `rl:${keyId}:${windowIndex}`,
   credits: (accountId: string) => `credits:${accountId}`,
   usage: (accountId: string, period: number) => `usage:${accountId}:${period}`,
+  // The admission scripts build the same member in Lua (accountId .. ':' .. period).
   usageMember: (accountId: string, period: number) => `${accountId}:${period}`,
   usageDirty: 'usage:dirty',
-  holds: 'ledger:holds',
   outbox: 'ledger:outbox',
   seq: 'ledger:seq',
 } as const;

@@ -1,9 +1,11 @@
 import { formatLedgerEntry, LEDGER_FIELD_COUNT, LedgerEntry, parseLedgerEntry } from './ledger-entry';
 
+const ACCOUNT = '0b9f3c2e-5d1a-4c6e-9f00-1a2b3c4d5e6f';
+
 function makeEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
     type: 'charge',
-    accountId: 'acct-1',
+    accountId: ACCOUNT,
     referenceId: 'req-1',
     endpoint: 'hl.perp.holders',
     amountMicro: '-1000000',
@@ -20,13 +22,13 @@ describe(formatLedgerEntry.name, () => {
   const sut = formatLedgerEntry;
 
   it('writes the ten fields pipe-separated, in the order the Lua scripts write them', () => {
-    expect(sut(makeEntry())).toBe('charge|acct-1|req-1|hl.perp.holders|-1000000|99999999000000|3|7|42|1800000000000');
+    expect(sut(makeEntry())).toBe(`charge|${ACCOUNT}|req-1|hl.perp.holders|-1000000|99999999000000|3|7|42|1800000000000`);
   });
 
   it('leaves the endpoint of a period reset empty', () => {
     const line = sut(makeEntry({ type: 'period_reset', referenceId: 'period:7', endpoint: '', amountMicro: '5000000', balanceAfterMicro: '20000000' }));
 
-    expect(line).toBe('period_reset|acct-1|period:7||5000000|20000000|3|7|42|1800000000000');
+    expect(line).toBe(`period_reset|${ACCOUNT}|period:7||5000000|20000000|3|7|42|1800000000000`);
     expect(line.split('|')).toHaveLength(LEDGER_FIELD_COUNT);
   });
 });
@@ -36,24 +38,34 @@ describe(parseLedgerEntry.name, () => {
 
   it.each([
     ['a charge', makeEntry()],
+    ['a void', makeEntry({ type: 'void', amountMicro: '1000000', balanceAfterMicro: '-1' })],
     ['a period reset', makeEntry({ type: 'period_reset', referenceId: 'period:7', endpoint: '', amountMicro: '5000000', balanceAfterMicro: '20000000' })],
   ])('round-trips %s', (_what, entry) => {
     expect(sut(formatLedgerEntry(entry))).toEqual(entry);
   });
 
   it('keeps amounts as exact strings', () => {
-    expect(sut('charge|a|r|e|-1|123456789012345678901|1|0|1|1')).toMatchObject({ balanceAfterMicro: '123456789012345678901' });
+    expect(sut(`charge|${ACCOUNT}|r|e|-1|123456789012345678901|1|0|1|1`)).toMatchObject({ balanceAfterMicro: '123456789012345678901' });
   });
 
   it.each([
-    ['9 fields', 'charge|acct-1|req-1|hl.perp.holders|-1000000|4000000|1|0|1'],
-    ['11 fields', 'charge|acct-1|req-1|hl.perp.holders|-1000000|4000000|1|0|1|1000|extra'],
+    ['9 fields', `charge|${ACCOUNT}|req-1|hl.perp.holders|-1000000|4000000|1|0|1`],
+    ['11 fields', `charge|${ACCOUNT}|req-1|hl.perp.holders|-1000000|4000000|1|0|1|1000|extra`],
     ['an empty line', ''],
   ])('rejects a line with %s', (_what, line) => {
     expect(sut(line)).toBeNull();
   });
 
   it.each(['refund', 'CHARGE', ''])('rejects the unknown type %j', (type) => {
-    expect(sut(`${type}|acct-1|req-1|hl.perp.holders|-1000000|4000000|1|0|1|1000`)).toBeNull();
+    expect(sut(`${type}|${ACCOUNT}|req-1|hl.perp.holders|-1000000|4000000|1|0|1|1000`)).toBeNull();
+  });
+
+  it.each([
+    ['an account id that is not a uuid', 'charge|acct-1|req-1|e|-1000000|4000000|1|0|1|1000'],
+    ['an empty reference', `charge|${ACCOUNT}||e|-1000000|4000000|1|0|1|1000`],
+    ['a decimal amount', `charge|${ACCOUNT}|req-1|e|-1.5|4000000|1|0|1|1000`],
+    ['a seq that is not a number', `charge|${ACCOUNT}|req-1|e|-1000000|4000000|1|0|x|1000`],
+  ])('rejects %s (PostgreSQL could not cast it)', (_what, line) => {
+    expect(sut(line)).toBeNull();
   });
 });

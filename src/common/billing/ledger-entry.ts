@@ -1,15 +1,17 @@
 /**
- * A ledger entry as it travels through the KV store (holds, then the outbox) before it becomes a
+ * A ledger entry as it travels through the KV outbox before it becomes (or, for a void, cancels) a
  * credit_transactions row. One pipe-separated line, built the same way by the Lua scripts and their
  * JavaScript twins; amounts are integer micro-credits so Redis can do exact integer arithmetic.
  */
 export interface LedgerEntry {
-  type: 'charge' | 'period_reset';
+  /** charge: an admitted call; void: that call failed and its charge is cancelled; period_reset: a new month. */
+  type: 'charge' | 'void' | 'period_reset';
   accountId: string;
-  /** The request id for charges, `period:<n>` for resets. */
+  /** The request id for charges and voids, `<account>:e<epoch>:p<period>` for resets. */
   referenceId: string;
   endpoint: string;
   amountMicro: string;
+  /** The live balance after this entry; '-1' when a void found no balance to return the credits to. */
   balanceAfterMicro: string;
   epoch: number;
   period: number;
@@ -19,15 +21,21 @@ export interface LedgerEntry {
 
 export const LEDGER_FIELD_COUNT = 10;
 
+const TYPES: ReadonlySet<string> = new Set(['charge', 'void', 'period_reset']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const INTEGER = /^-?\d+$/;
+
 export function formatLedgerEntry(e: LedgerEntry): string {
   return [e.type, e.accountId, e.referenceId, e.endpoint, e.amountMicro, e.balanceAfterMicro, e.epoch, e.period, e.seq, e.atMs].join('|');
 }
 
+/** The entry of a well-formed line, or null: the same rule LedgerRepository applies to a batch it cannot cast. */
 export function parseLedgerEntry(line: string): LedgerEntry | null {
   const f = line.split('|');
-  if (f.length !== LEDGER_FIELD_COUNT || (f[0] !== 'charge' && f[0] !== 'period_reset')) return null;
+  if (f.length !== LEDGER_FIELD_COUNT || !TYPES.has(f[0]) || !UUID.test(f[1]) || f[2] === '') return null;
+  if (!f.slice(4).every((field) => INTEGER.test(field))) return null;
   return {
-    type: f[0],
+    type: f[0] as LedgerEntry['type'],
     accountId: f[1],
     referenceId: f[2],
     endpoint: f[3],

@@ -1,61 +1,116 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LedgerEntry } from './ledger-entry';
+import { LEDGER_FIELD_COUNT, parseLedgerEntry } from './ledger-entry';
+
+export interface LedgerWriteResult {
+  inserted: number;
+  malformed: number;
+  /** False when another drainer has claimed the ledger since this one did: nothing was written. */
+  fenced: boolean;
+}
+
+// Each line is split once (MATERIALIZED: an inlined CTE would split it again for every field).
+const ENTRIES = `
+  fence AS MATERIALIZED (
+    SELECT 1 FROM ledger_drain WHERE id = 1 AND token = $2 FOR SHARE
+  ), lines AS MATERIALIZED (
+    SELECT string_to_array(line, '|') AS f FROM unnest(string_to_array($1::text, E'\\n')) AS line
+  ), entries AS MATERIALIZED (
+    SELECT f[1] AS type, f[2]::uuid AS account_id, f[3] AS reference_id, nullif(f[4], '') AS endpoint,
+           f[5]::numeric AS amount, f[6]::numeric AS balance_after, f[7]::int AS epoch, f[8]::int AS period,
+           f[9]::bigint AS seq, f[10]::bigint AS at_ms
+      FROM lines
+     WHERE cardinality(f) = ${LEDGER_FIELD_COUNT} AND f[1] IN ('charge', 'period_reset', 'void')
+  )`;
+
+const insertRows = (skipVoided: string) => `
+  inserted AS (
+    INSERT INTO credit_transactions
+      (account_id, type, amount, balance_after, reference_type, reference_id, endpoint, seq, created_at)
+    SELECT e.account_id, e.type, e.amount * 0.000001, e.balance_after * 0.000001,
+           CASE e.type WHEN 'charge' THEN 'api_call' ELSE 'credit_period' END, e.reference_id, e.endpoint, e.seq,
+           to_timestamp(e.at_ms / 1000.0)
+      FROM entries e
+     WHERE EXISTS (SELECT 1 FROM fence) AND e.type <> 'void' ${skipVoided}
+    ON CONFLICT (type, reference_type, reference_id) DO NOTHING
+    RETURNING 1
+  )`;
+
+const FOLD_AND_COUNT = `
+  newest AS (
+    SELECT DISTINCT ON (account_id) account_id, balance_after, epoch, period, seq
+      FROM entries WHERE balance_after >= 0 ORDER BY account_id, seq DESC
+  ), folded AS (
+    UPDATE accounts a
+       SET credit_balance = n.balance_after * 0.000001, credit_seq = n.seq,
+           credit_period = GREATEST(a.credit_period, n.period), updated_at = now()
+      FROM newest n
+     WHERE EXISTS (SELECT 1 FROM fence) AND a.id = n.account_id AND a.credit_epoch = n.epoch AND a.credit_seq < n.seq
+  )
+  SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM entries)::int AS valid,
+         EXISTS (SELECT 1 FROM fence) AS fenced`;
+
+const WRITE = `WITH ${ENTRIES}, ${insertRows('')}, ${FOLD_AND_COUNT}`;
+
+const WRITE_WITH_VOIDS = `WITH ${ENTRIES},
+  voids AS MATERIALIZED (
+    SELECT v.reference_id, EXISTS (SELECT 1 FROM entries c WHERE c.type = 'charge' AND c.reference_id = v.reference_id) AS in_batch
+      FROM entries v WHERE v.type = 'void'
+  ), ${insertRows('AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.reference_id = e.reference_id)')},
+  deleted AS (
+    DELETE FROM credit_transactions t
+     WHERE EXISTS (SELECT 1 FROM fence)
+       AND (t.type, t.reference_type, t.reference_id) IN (SELECT 'charge', 'api_call', reference_id FROM voids WHERE NOT in_batch)
+  ), ${FOLD_AND_COUNT}`;
 
 /**
- * Writes ledger entries from the KV outbox into credit_transactions and folds the newest balance into
- * accounts, in one statement (no explicit transaction, so it is atomic on embedded PGlite too).
- * Replays are harmless: a reference already written is skipped, and an older seq never moves the balance.
+ * Writes outbox lines (ledger-entry.ts) into credit_transactions and folds the newest balance into
+ * accounts, in one statement (no explicit transaction, so it is atomic on embedded PGlite too). The
+ * lines go to PostgreSQL as one text and are split there: no per-line work in node on the drain.
+ *
+ * - charge and period_reset lines become rows; a replay is harmless (a reference already written is
+ *   skipped, and an older seq never moves the balance).
+ * - a void line cancels the charge of a call that failed: in the same batch the charge is never written,
+ *   in a later one its row is deleted.
+ * - the drainer's fencing token (claim) must still be the current one, checked under a row lock: once
+ *   another drainer has claimed the ledger, a late write of an older batch (which could bring back a
+ *   deleted charge) changes nothing.
+ * - lines without the ledger shape are counted and skipped (none are expected: only the admission
+ *   scripts write them). PostgreSQL checks only the field count and type; a field it cannot cast fails
+ *   the statement, and the batch is then filtered line by line in node and written again.
  */
 @Injectable()
 export class LedgerRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async write(entries: LedgerEntry[]): Promise<number> {
-    if (entries.length === 0) return 0;
-    const payload = JSON.stringify(
-      entries.map((e) => ({
-        type: e.type,
-        account_id: e.accountId,
-        reference_type: e.type === 'charge' ? 'api_call' : 'credit_period',
-        reference_id: e.referenceId,
-        endpoint: e.endpoint || null,
-        amount: e.amountMicro,
-        balance_after: e.balanceAfterMicro,
-        epoch: e.epoch,
-        period: e.period,
-        seq: e.seq,
-        at_ms: e.atMs,
-      })),
-    );
-    const rows: Array<{ inserted: number }> = await this.db.query(
-      `WITH entries AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(
-           type text, account_id uuid, reference_type text, reference_id text, endpoint text,
-           amount numeric, balance_after numeric, epoch int, period int, seq bigint, at_ms bigint)
-       ), inserted AS (
-         INSERT INTO credit_transactions
-           (account_id, type, amount, balance_after, reference_type, reference_id, endpoint, seq, created_at)
-         SELECT account_id, type, amount / 1000000, balance_after / 1000000, reference_type, reference_id, endpoint, seq,
-                to_timestamp(at_ms / 1000.0)
-           FROM entries
-         ON CONFLICT (type, reference_type, reference_id) DO NOTHING
-         RETURNING 1
-       ), newest AS (
-         SELECT DISTINCT ON (account_id) account_id, balance_after, epoch, period, seq
-           FROM entries ORDER BY account_id, seq DESC
-       ), folded AS (
-         UPDATE accounts a
-            SET credit_balance = n.balance_after / 1000000, credit_seq = n.seq,
-                credit_period = GREATEST(a.credit_period, n.period), updated_at = now()
-           FROM newest n
-          WHERE a.id = n.account_id AND a.credit_epoch = n.epoch AND a.credit_seq < n.seq
-         RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM folded)::int AS folded`,
-      [payload],
-    );
-    return Number(rows[0]?.inserted ?? 0);
+  /** Makes `token` the only one whose writes go through (it waits for a write in flight under an older token). */
+  async claim(token: string): Promise<void> {
+    await this.db.query(`UPDATE ledger_drain SET token = $1, claimed_at = now() WHERE id = 1`, [token]);
+  }
+
+  async write(lines: string[], token: string): Promise<LedgerWriteResult> {
+    try {
+      return await this.writeLines(lines, token);
+    } catch (error) {
+      // Class 22 is "data exception" (a field that does not cast); anything else is a real failure.
+      if ((error as { code?: string }).code?.startsWith('22') !== true) throw error;
+      const wellFormed = lines.filter((line) => parseLedgerEntry(line) !== null);
+      const result = await this.writeLines(wellFormed, token);
+      return { ...result, malformed: lines.length - wellFormed.length + result.malformed };
+    }
+  }
+
+  private async writeLines(lines: string[], token: string): Promise<LedgerWriteResult> {
+    if (lines.length === 0) return { inserted: 0, malformed: 0, fenced: true };
+    // Most batches hold no void; their statement leaves the void steps out (planned for a handful of
+    // voids, a DELETE joined to an empty set can still walk the whole reference index).
+    const withVoids = lines.some((line) => line.startsWith('void|'));
+    const rows: Array<{ inserted: number; valid: number; fenced: boolean }> = await this.db.query(withVoids ? WRITE_WITH_VOIDS : WRITE, [
+      lines.join('\n'),
+      token,
+    ]);
+    const { inserted = 0, valid = 0, fenced = false } = rows[0] ?? {};
+    return { inserted: Number(inserted), malformed: lines.length - Number(valid), fenced: fenced === true };
   }
 }

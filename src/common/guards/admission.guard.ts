@@ -12,7 +12,7 @@ import { setResponseHeaders } from '../http/response-headers';
 
 /**
  * Steps 2 and 3 of the public pipeline in one KV round trip: the per-key fixed window (X-RateLimit-*,
- * the IETF RateLimit fields, 429 with Retry-After) and the credit hold (403 INSUFFICIENT_CREDITS).
+ * the IETF RateLimit fields, 429 with Retry-After) and the credit charge (403 INSUFFICIENT_CREDITS).
  */
 @Injectable()
 export class AdmissionGuard implements CanActivate {
@@ -54,9 +54,8 @@ export class AdmissionGuard implements CanActivate {
         `monthly credits exhausted; the next period starts at ${result.periodEndsAt.toISOString()}`,
       );
     }
-    const admission = result.admission;
-    state.admission = admission;
-    state.onSuccess = () => this.admissions.settleSuccess(admission, state.requestId);
+    // Charged already; only a failure from here on (handler, serialisation) settles it, in the error filter.
+    state.admission = result.admission;
     return true;
   }
 }

@@ -8,8 +8,6 @@ export interface RequestState {
   requestId: string;
   caller?: ApiCaller;
   admission?: Admission;
-  /** Set at admission: bills the held call once its handler has returned. */
-  onSuccess?: () => void;
 }
 
 export interface Admission {
@@ -17,7 +15,11 @@ export interface Admission {
   costMicro: number;
   metered: boolean;
   accountId: string;
+  /** Usage period of the call (the meter it counted in). */
   period: number;
+  /** Credit epoch and period the charge was taken in; a refund returns credits only to that same balance. */
+  chargedEpoch: number;
+  chargedPeriod: number;
   /** Live balance after the hold, micro-credits; null for unmetered (Free) callers. */
   balanceMicro: string | null;
   settled: boolean;

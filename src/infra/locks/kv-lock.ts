@@ -22,6 +22,8 @@ const EXTEND_SCRIPT: KvScript<number> = {
 };
 
 export interface HeldLock {
+  /** Unique to this acquisition: a fencing token for work that must stop once the lease is lost. */
+  readonly token: string;
   /** False when the lease was lost (expired and taken by another holder). */
   extend(leaseMs: number): Promise<boolean>;
   release(): Promise<void>;
@@ -36,6 +38,7 @@ export async function tryAcquireLock(kv: KvStore, name: string, leaseMs: number)
   const token = randomUUID();
   if (!(await kv.setIfAbsent(key, token, leaseMs))) return null;
   return {
+    token,
     extend: async (ms) => (await kv.run(EXTEND_SCRIPT, [key], [token, ms])) === 1,
     release: async () => void (await kv.run(RELEASE_SCRIPT, [key], [token])),
   };

@@ -1,0 +1,98 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AppConfig } from '../../config/app.config';
+import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
+import { ADD_USAGE_SCRIPT } from './admission.scripts';
+import { BillingKeys } from './billing-keys';
+import { EndpointName } from './credit-costs';
+
+interface Tally {
+  calls: number;
+  creditsMicro: number;
+}
+
+/**
+ * Per-endpoint usage (calls and credits per account and period), counted in memory and added to the
+ * shared KV meters in one call every USAGE_FLUSH_INTERVAL_MS and at shutdown. Usage is a report, not a
+ * limit: the rate window and the credit balance are exact per call in the KV store, while a meter may
+ * lag by one flush interval on other replicas (the replica that served a call flushes before it answers
+ * /usage, so a caller on one replica always sees its own calls). Keeping it off the admission script
+ * takes four of its KV operations off every call.
+ */
+@Injectable()
+export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger(UsageMeterService.name);
+  /** `accountId:period` -> endpoint -> tally. */
+  private pending = new Map<string, Map<string, Tally>>();
+  private timer?: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    @Inject(KV_STORE) private readonly kv: KvStore,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  onModuleInit() {
+    this.timer = setInterval(() => void this.flush(), this.config.get('usage.flushIntervalMs', { infer: true }));
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown() {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** Counts an admitted call (credits only when it was charged). */
+  count(accountId: string, period: number, endpoint: EndpointName, creditsMicro: number): void {
+    this.add(accountId, period, endpoint, 1, creditsMicro);
+  }
+
+  /** Takes a failed call back out. */
+  uncount(accountId: string, period: number, endpoint: EndpointName, creditsMicro: number): void {
+    this.add(accountId, period, endpoint, -1, -creditsMicro);
+  }
+
+  /** Adds everything counted so far to the KV meters; serialised, so a caller can wait for its own calls. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (this.pending.size === 0) return;
+      const batch = this.pending;
+      this.pending = new Map();
+      const keys: string[] = [BillingKeys.usageDirty];
+      const args: Array<string | number> = [];
+      for (const [member, endpoints] of batch) {
+        const [accountId, period] = member.split(':');
+        keys.push(BillingKeys.usage(accountId, Number(period)));
+        args.push(member, endpoints.size);
+        for (const [endpoint, tally] of endpoints) args.push(endpoint, tally.calls, tally.creditsMicro);
+      }
+      try {
+        await this.kv.run(ADD_USAGE_SCRIPT, keys, args);
+      } catch (error) {
+        // Counted again on the next flush rather than lost.
+        this.logger.error(`usage flush failed: ${(error as Error).message}`);
+        for (const [member, endpoints] of batch) {
+          const [accountId, period] = member.split(':');
+          for (const [endpoint, t] of endpoints) this.add(accountId, Number(period), endpoint as EndpointName, t.calls, t.creditsMicro);
+        }
+      }
+    });
+    return this.flushing;
+  }
+
+  private add(accountId: string, period: number, endpoint: EndpointName, calls: number, creditsMicro: number): void {
+    const member = BillingKeys.usageMember(accountId, period);
+    let endpoints = this.pending.get(member);
+    if (!endpoints) {
+      endpoints = new Map();
+      this.pending.set(member, endpoints);
+    }
+    const tally = endpoints.get(endpoint);
+    if (tally) {
+      tally.calls += calls;
+      tally.creditsMicro += creditsMicro;
+    } else {
+      endpoints.set(endpoint, { calls, creditsMicro });
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { formatLedgerEntry, LedgerEntry } from '../../src/common/billing/ledger-entry';
+import { LedgerRepository } from '../../src/common/billing/ledger.repository';
+import { openTestDb } from '../support/test-db';
+
+describe(LedgerRepository.name, () => {
+  let db: DataSource;
+  let sut: LedgerRepository;
+  let accountId: string;
+  let seq = 0;
+
+  const line = (overrides: Partial<LedgerEntry> = {}) =>
+    formatLedgerEntry({
+      type: 'charge',
+      accountId,
+      referenceId: randomUUID(),
+      endpoint: 'account.credits',
+      amountMicro: '-1000000',
+      balanceAfterMicro: '5000000',
+      epoch: 0,
+      period: 0,
+      seq: ++seq,
+      atMs: Date.UTC(2026, 10, 21, 12),
+      ...overrides,
+    });
+  const voidOf = (charge: string, overrides: Partial<LedgerEntry> = {}) => {
+    const [, , referenceId] = charge.split('|');
+    return line({ type: 'void', referenceId, amountMicro: '1000000', ...overrides });
+  };
+  const rows = async () =>
+    db.query(`SELECT type, reference_id, amount::text, balance_after::text FROM credit_transactions WHERE account_id = $1 ORDER BY id`, [
+      accountId,
+    ]);
+  const balance = async () => (await db.query(`SELECT credit_balance::text AS b, credit_seq::int AS s FROM accounts WHERE id = $1`, [accountId]))[0];
+
+  beforeAll(async () => {
+    db = await openTestDb();
+    sut = new LedgerRepository(db);
+  });
+  afterAll(() => db.destroy());
+
+  beforeEach(async () => {
+    [{ id: accountId }] = await db.query(`INSERT INTO accounts (wallet_address, tier) VALUES ($1, 'pro') RETURNING id`, [
+      `0x${randomUUID().replace(/-/g, '')}00000000`,
+    ]);
+    await sut.claim('drainer-1');
+  });
+
+  it('writes charges as rows with decimal amounts and folds the newest balance into the account', async () => {
+    const charges = [line({ balanceAfterMicro: '4000000' }), line({ balanceAfterMicro: '3000000' })];
+
+    expect(await sut.write(charges, 'drainer-1')).toEqual({ inserted: 2, malformed: 0, fenced: true });
+
+    expect(await rows()).toEqual([
+      { type: 'charge', reference_id: charges[0].split('|')[2], amount: '-1.000000', balance_after: '4.000000' },
+      { type: 'charge', reference_id: charges[1].split('|')[2], amount: '-1.000000', balance_after: '3.000000' },
+    ]);
+    expect(await balance()).toEqual({ b: '3.000000', s: seq });
+  });
+
+  it('writes a line read twice only once', async () => {
+    const charges = [line(), line()];
+    await sut.write(charges, 'drainer-1');
+
+    expect(await sut.write(charges, 'drainer-1')).toMatchObject({ inserted: 0, fenced: true });
+    expect(await rows()).toHaveLength(2);
+  });
+
+  it('never writes a charge voided in the same batch, and folds the balance the void gave back', async () => {
+    const kept = line({ balanceAfterMicro: '4000000' });
+    const failed = line({ balanceAfterMicro: '3000000' });
+
+    await sut.write([kept, failed, voidOf(failed, { balanceAfterMicro: '4000000' })], 'drainer-1');
+
+    expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([kept.split('|')[2]]);
+    expect((await balance()).b).toBe('4.000000');
+  });
+
+  it('deletes a charge written by an earlier batch when its void arrives later', async () => {
+    const kept = line();
+    const failed = line();
+    await sut.write([kept, failed], 'drainer-1');
+
+    await sut.write([voidOf(failed)], 'drainer-1');
+
+    expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([kept.split('|')[2]]);
+  });
+
+  it('writes nothing for a drainer whose claim was taken over, so a late batch cannot bring a voided charge back', async () => {
+    const failed = line();
+    await sut.claim('drainer-2');
+    await sut.write([failed], 'drainer-2');
+    await sut.write([voidOf(failed)], 'drainer-2');
+
+    // drainer-1 read the charge before drainer-2 claimed the ledger, and writes it only now.
+    expect(await sut.write([failed], 'drainer-1')).toEqual({ inserted: 0, malformed: 0, fenced: false });
+
+    expect(await rows()).toEqual([]);
+  });
+
+  it('skips lines without the ledger shape and still writes the rest of the batch', async () => {
+    const good = line();
+
+    const result = await sut.write(['garbage', good, `charge|${accountId}|ref|e|not-a-number|1|0|0|1|1`, line({ type: 'refund' as never })], 'drainer-1');
+
+    expect(result).toEqual({ inserted: 1, malformed: 3, fenced: true });
+    expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([good.split('|')[2]]);
+  });
+
+  it('never moves the balance back with an older entry', async () => {
+    await sut.write([line({ balanceAfterMicro: '2000000', seq: 100 })], 'drainer-1');
+
+    await sut.write([line({ balanceAfterMicro: '9000000', seq: 99 })], 'drainer-1');
+
+    expect((await balance()).b).toBe('2.000000');
+  });
+});
