@@ -6,7 +6,7 @@ import { Admission } from '../http/request-state';
 import { ADMIT_SCRIPT, AdmitStatus, REFUND_SCRIPT } from './admission.scripts';
 import { BillingKeys, WINDOW_MS } from './billing-keys';
 import { EndpointName } from './credit-costs';
-import { periodAt } from './credit-period';
+import { CreditPeriod, periodAt } from './credit-period';
 import { creditsToMicro, MICRO_PER_CREDIT } from './credit-units';
 import { UsageMeterService } from './usage-meter.service';
 
@@ -28,6 +28,8 @@ export interface AdmissionResult {
 @Injectable()
 export class AdmissionService {
   private readonly quotaMicro = new Map<string, string>();
+  /** The current credit period of each cached caller: month arithmetic on every call is measurable. */
+  private readonly periods = new WeakMap<ApiCaller, CreditPeriod>();
   private readonly logger = new Logger(AdmissionService.name);
 
   constructor(
@@ -47,7 +49,7 @@ export class AdmissionService {
     nowMs?: number;
   }): Promise<AdmissionResult> {
     const windowIndex = Math.floor(nowMs / WINDOW_MS);
-    const period = periodAt(caller.resetAnchorAt, new Date(nowMs));
+    const period = this.periodOf(caller, nowMs);
     const metered = isMetered(caller.tier);
     const costMicro = metered ? cost * MICRO_PER_CREDIT : 0;
     const limit = TIERS[caller.tier].rpm;
@@ -87,6 +89,15 @@ export class AdmissionService {
         settled: false,
       },
     };
+  }
+
+  private periodOf(caller: ApiCaller, nowMs: number): CreditPeriod {
+    let period = this.periods.get(caller);
+    if (!period || nowMs < period.start.getTime() || nowMs >= period.end.getTime()) {
+      period = periodAt(caller.resetAnchorAt, new Date(nowMs));
+      this.periods.set(caller, period);
+    }
+    return period;
   }
 
   /**
