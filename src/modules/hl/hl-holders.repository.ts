@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PERP_HOLDER_RANKS } from './hl-params';
+import { partitionName } from './snapshot/snapshot-tables';
 import { RankWindow } from './rank-pager';
 
 export interface PerpHolderRow {
@@ -55,14 +56,18 @@ const SPOT_COLUMNS = `h.address, h.coin, h.balance::text AS balance, h.value::te
 export class HlHoldersRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** One rank range through the (coin, rank_x) index; see rankWindow(). */
+  /**
+   * One rank range through the (coin, rank_x) index; see rankWindow(). Pages read the snapshot's own
+   * partition: planning against the partitioned parent was most of a page's database time, and the
+   * snapshot retention (at least 2) keeps a partition alive for readers that just looked its id up.
+   */
   perpHolders({ snapshotId, coin, rankColumn, window }: { snapshotId: number; coin: string; rankColumn: (typeof PERP_HOLDER_RANKS)[keyof typeof PERP_HOLDER_RANKS]; window: RankWindow }): Promise<PerpHolderRow[]> {
     return this.db.query(
       `SELECT ${PERP_COLUMNS}
-         FROM hl_perp_holders h
-        WHERE h.snapshot_id = $1 AND h.coin = $2 AND h.${rankColumn} ${window.op} $3
-        ORDER BY h.${rankColumn} ${window.direction} LIMIT $4`,
-      [snapshotId, coin, window.bound, window.limit],
+         FROM ${partitionName('hl_perp_holders', snapshotId)} h
+        WHERE h.coin = $1 AND h.${rankColumn} ${window.op} $2
+        ORDER BY h.${rankColumn} ${window.direction} LIMIT $3`,
+      [coin, window.bound, window.limit],
     );
   }
 
@@ -79,10 +84,10 @@ export class HlHoldersRepository {
   spotHolders({ snapshotId, coin, window }: { snapshotId: number; coin: string; window: RankWindow }): Promise<SpotHolderRow[]> {
     return this.db.query(
       `SELECT ${SPOT_COLUMNS}
-         FROM hl_spot_holders h
-        WHERE h.snapshot_id = $1 AND h.coin = $2 AND h.rank_value ${window.op} $3
-        ORDER BY h.rank_value ${window.direction} LIMIT $4`,
-      [snapshotId, coin, window.bound, window.limit],
+         FROM ${partitionName('hl_spot_holders', snapshotId)} h
+        WHERE h.coin = $1 AND h.rank_value ${window.op} $2
+        ORDER BY h.rank_value ${window.direction} LIMIT $3`,
+      [coin, window.bound, window.limit],
     );
   }
 

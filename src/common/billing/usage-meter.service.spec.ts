@@ -1,0 +1,73 @@
+import { ConfigService } from '@nestjs/config';
+import { AppConfig } from '../../config/app.config';
+import { KvArg, KvScript } from '../../infra/kv/kv-store';
+import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
+import { BillingKeys } from './billing-keys';
+import { UsageMeterService } from './usage-meter.service';
+
+const ACCOUNT = '0b9f3c2e-5d1a-4c6e-9f00-1a2b3c4d5e6f';
+
+/** A memory store whose next `failures` script runs fail, as a Redis outage would. */
+class FlakyStore extends MemoryKvStore {
+  failures = 0;
+  runs = 0;
+
+  override async run<T>(script: KvScript<T>, keys: string[], args: KvArg[]): Promise<T> {
+    this.runs += 1;
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw new Error('connection lost');
+    }
+    return super.run(script, keys, args);
+  }
+}
+
+describe(UsageMeterService.name, () => {
+  let kv: FlakyStore;
+  let sut: UsageMeterService;
+
+  beforeEach(() => {
+    kv = new FlakyStore();
+    sut = new UsageMeterService(kv, new ConfigService<AppConfig, true>({ usage: { flushIntervalMs: 1000 } }));
+  });
+
+  it('adds nothing to the shared meters until it flushes, then everything counted in one script run', async () => {
+    sut.count(ACCOUNT, 2, 'hl.perp.holders', 1_000_000);
+    sut.count(ACCOUNT, 2, 'hl.perp.holders', 1_000_000);
+    sut.count(ACCOUNT, 2, 'usage.list', 0);
+    expect(await kv.hgetall(BillingKeys.usage(ACCOUNT, 2))).toEqual({});
+
+    await sut.flush();
+
+    expect(kv.runs).toBe(1);
+    expect(await kv.hgetall(BillingKeys.usage(ACCOUNT, 2))).toEqual({ 'hl.perp.holders': '2', 'hl.perp.holders#credits': '2000000', 'usage.list': '1' });
+    expect(await kv.spop(BillingKeys.usageDirty, 10)).toEqual([BillingKeys.usageMember(ACCOUNT, 2)]);
+  });
+
+  it('takes an uncounted call back out, also after its count was flushed', async () => {
+    sut.count(ACCOUNT, 0, 'account.summary', 1_000_000);
+    await sut.flush();
+
+    sut.uncount(ACCOUNT, 0, 'account.summary', 1_000_000);
+    await sut.flush();
+
+    expect(await kv.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ 'account.summary': '0', 'account.summary#credits': '0' });
+  });
+
+  it('keeps the counts of a failed flush for the next one', async () => {
+    sut.count(ACCOUNT, 0, 'account.summary', 1_000_000);
+    kv.failures = 1;
+    await sut.flush();
+    sut.count(ACCOUNT, 0, 'account.summary', 1_000_000);
+
+    await sut.flush();
+
+    expect(await kv.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ 'account.summary': '2', 'account.summary#credits': '2000000' });
+  });
+
+  it('does not run the script when nothing was counted', async () => {
+    await sut.flush();
+
+    expect(kv.runs).toBe(0);
+  });
+});
