@@ -9,6 +9,9 @@ describe(LedgerRepository.name, () => {
   let sut: LedgerRepository;
   let accountId: string;
   let seq = 0;
+  // Each test drains its own outbox, so tests (and other suites on this database) never fence each other.
+  let outbox: string;
+  const as = (token: string) => ({ outbox, token });
 
   const line = (overrides: Partial<LedgerEntry> = {}) =>
     formatLedgerEntry({
@@ -44,13 +47,14 @@ describe(LedgerRepository.name, () => {
     [{ id: accountId }] = await db.query(`INSERT INTO accounts (wallet_address, tier) VALUES ($1, 'pro') RETURNING id`, [
       `0x${randomUUID().replace(/-/g, '')}00000000`,
     ]);
-    await sut.claim('drainer-1');
+    outbox = `test:${randomUUID()}:ledger:outbox`;
+    await sut.claim(outbox, 'drainer-1');
   });
 
   it('writes charges as rows with decimal amounts and folds the newest balance into the account', async () => {
     const charges = [line({ balanceAfterMicro: '4000000' }), line({ balanceAfterMicro: '3000000' })];
 
-    expect(await sut.write(charges, 'drainer-1')).toEqual({ inserted: 2, malformed: 0, fenced: true });
+    expect(await sut.write(charges, as('drainer-1'))).toEqual({ inserted: 2, malformed: 0, fenced: true });
 
     expect(await rows()).toEqual([
       { type: 'charge', reference_id: charges[0].split('|')[2], amount: '-1.000000', balance_after: '4.000000' },
@@ -61,9 +65,9 @@ describe(LedgerRepository.name, () => {
 
   it('writes a line read twice only once', async () => {
     const charges = [line(), line()];
-    await sut.write(charges, 'drainer-1');
+    await sut.write(charges, as('drainer-1'));
 
-    expect(await sut.write(charges, 'drainer-1')).toMatchObject({ inserted: 0, fenced: true });
+    expect(await sut.write(charges, as('drainer-1'))).toMatchObject({ inserted: 0, fenced: true });
     expect(await rows()).toHaveLength(2);
   });
 
@@ -71,7 +75,7 @@ describe(LedgerRepository.name, () => {
     const kept = line({ balanceAfterMicro: '4000000' });
     const failed = line({ balanceAfterMicro: '3000000' });
 
-    await sut.write([kept, failed, voidOf(failed, { balanceAfterMicro: '4000000' })], 'drainer-1');
+    await sut.write([kept, failed, voidOf(failed, { balanceAfterMicro: '4000000' })], as('drainer-1'));
 
     expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([kept.split('|')[2]]);
     expect((await balance()).b).toBe('4.000000');
@@ -80,21 +84,37 @@ describe(LedgerRepository.name, () => {
   it('deletes a charge written by an earlier batch when its void arrives later', async () => {
     const kept = line();
     const failed = line();
-    await sut.write([kept, failed], 'drainer-1');
+    await sut.write([kept, failed], as('drainer-1'));
 
-    await sut.write([voidOf(failed)], 'drainer-1');
+    await sut.write([voidOf(failed)], as('drainer-1'));
 
     expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([kept.split('|')[2]]);
   });
 
+  it('deletes a charge whose batch is read and written again together with its void (a drain that could not trim)', async () => {
+    const failed = line();
+    await sut.write([failed], as('drainer-1'));
+
+    await sut.write([failed, voidOf(failed)], as('drainer-1'));
+
+    expect(await rows()).toEqual([]);
+  });
+
+  it('keeps the drainers of different outboxes apart', async () => {
+    const otherOutbox = `test:${randomUUID()}:ledger:outbox`;
+    await sut.claim(otherOutbox, 'drainer-9');
+
+    expect(await sut.write([line()], as('drainer-1'))).toMatchObject({ inserted: 1, fenced: true });
+  });
+
   it('writes nothing for a drainer whose claim was taken over, so a late batch cannot bring a voided charge back', async () => {
     const failed = line();
-    await sut.claim('drainer-2');
-    await sut.write([failed], 'drainer-2');
-    await sut.write([voidOf(failed)], 'drainer-2');
+    await sut.claim(outbox, 'drainer-2');
+    await sut.write([failed], as('drainer-2'));
+    await sut.write([voidOf(failed)], as('drainer-2'));
 
     // drainer-1 read the charge before drainer-2 claimed the ledger, and writes it only now.
-    expect(await sut.write([failed], 'drainer-1')).toEqual({ inserted: 0, malformed: 0, fenced: false });
+    expect(await sut.write([failed], as('drainer-1'))).toEqual({ inserted: 0, malformed: 0, fenced: false });
 
     expect(await rows()).toEqual([]);
   });
@@ -102,16 +122,16 @@ describe(LedgerRepository.name, () => {
   it('skips lines without the ledger shape and still writes the rest of the batch', async () => {
     const good = line();
 
-    const result = await sut.write(['garbage', good, `charge|${accountId}|ref|e|not-a-number|1|0|0|1|1`, line({ type: 'refund' as never })], 'drainer-1');
+    const result = await sut.write(['garbage', good, `charge|${accountId}|ref|e|not-a-number|1|0|0|1|1`, line({ type: 'refund' as never })], as('drainer-1'));
 
     expect(result).toEqual({ inserted: 1, malformed: 3, fenced: true });
     expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([good.split('|')[2]]);
   });
 
   it('never moves the balance back with an older entry', async () => {
-    await sut.write([line({ balanceAfterMicro: '2000000', seq: 100 })], 'drainer-1');
+    await sut.write([line({ balanceAfterMicro: '2000000', seq: 100 })], as('drainer-1'));
 
-    await sut.write([line({ balanceAfterMicro: '9000000', seq: 99 })], 'drainer-1');
+    await sut.write([line({ balanceAfterMicro: '9000000', seq: 99 })], as('drainer-1'));
 
     expect((await balance()).b).toBe('2.000000');
   });

@@ -107,8 +107,10 @@ export class AdmissionService {
   async settleFailure(admission: Admission, requestId: string): Promise<void> {
     if (admission.settled) return;
     admission.settled = true;
-    this.usage.uncount(admission.accountId, admission.period, admission.endpoint, admission.costMicro);
-    if (admission.costMicro === 0) return;
+    if (admission.costMicro === 0) {
+      this.usage.uncount(admission.accountId, admission.period, admission.endpoint, 0);
+      return;
+    }
     try {
       const balance = await this.kv.run(
         REFUND_SCRIPT,
@@ -124,8 +126,10 @@ export class AdmissionService {
         ],
       );
       if (balance !== '-1') admission.balanceMicro = String(balance);
+      // Only once the charge is voided: a call whose refund failed stays billed, and stays in the usage.
+      this.usage.uncount(admission.accountId, admission.period, admission.endpoint, admission.costMicro);
     } catch (error) {
-      // The caller still gets its error; the charge stands in the ledger, so say so loudly.
+      // The caller still gets its error; the charge stands in the ledger (and in the usage), so say so loudly.
       this.logger.error(`refund of ${requestId} failed: ${(error as Error).message}`);
     }
   }

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
@@ -16,25 +16,39 @@ const LEASE_MS = 30_000;
  * and entries leave the outbox only after PostgreSQL has them, so a crash replays rather than loses.
  */
 @Injectable()
-export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShutdown {
+export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(LedgerFlusherService.name);
   private timer?: NodeJS.Timeout;
   private running: Promise<number> = Promise.resolve(0);
+  /** Names this outbox in the drain fence: the KV key with its prefix, unique per deployment. */
+  private readonly outboxId: string;
 
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
     private readonly ledger: LedgerRepository,
     private readonly config: ConfigService<AppConfig, true>,
-  ) {}
+  ) {
+    this.outboxId = `${config.get('redis.keyPrefix', { infer: true })}${BillingKeys.outbox}`;
+  }
 
   onModuleInit() {
     this.timer = setInterval(() => void this.flush().catch(() => undefined), this.config.get('ledger.flushIntervalMs', { infer: true }));
     this.timer.unref();
   }
 
-  /** Before the database and the KV store close: one last drain. */
+  /** Before the HTTP server closes: one drain while the last calls are still being answered. */
   async beforeApplicationShutdown() {
     clearInterval(this.timer);
+    await this.flush().catch((error) => this.logger.error(`ledger flush at shutdown failed: ${(error as Error).message}`));
+  }
+
+  /**
+   * After the HTTP server closed, before the KV store and the database do (global modules shut down last,
+   * in reverse order of import: BillingModule before KvModule and DatabaseModule): the charges of calls
+   * admitted while the server was closing. With Redis they would wait for the next replica anyway; on the
+   * embedded in-process store this is their last chance.
+   */
+  async onApplicationShutdown() {
     await this.flush().catch((error) => this.logger.error(`final ledger flush failed: ${(error as Error).message}`));
   }
 
@@ -52,8 +66,8 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
       for (let claimed = false; ; claimed = true) {
         const lines = await this.kv.lrange(BillingKeys.outbox, 0, BATCH - 1);
         if (lines.length === 0) break;
-        if (!claimed) await this.ledger.claim(lock.token);
-        const { inserted, malformed, fenced } = await this.ledger.write(lines, lock.token);
+        if (!claimed) await this.ledger.claim(this.outboxId, lock.token);
+        const { inserted, malformed, fenced } = await this.ledger.write(lines, { outbox: this.outboxId, token: lock.token });
         // Another drainer claimed the ledger: this one's lease is gone, and the lines are its to write.
         if (!fenced) break;
         if (malformed > 0) this.logger.error(`dropped ${malformed} malformed outbox lines`);

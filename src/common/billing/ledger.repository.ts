@@ -13,7 +13,7 @@ export interface LedgerWriteResult {
 // Each line is split once (MATERIALIZED: an inlined CTE would split it again for every field).
 const ENTRIES = `
   fence AS MATERIALIZED (
-    SELECT 1 FROM ledger_drain WHERE id = 1 AND token = $2 FOR SHARE
+    SELECT 1 FROM ledger_drain WHERE outbox = $3 AND token = $2 FOR SHARE
   ), lines AS MATERIALIZED (
     SELECT string_to_array(line, '|') AS f FROM unnest(string_to_array($1::text, E'\\n')) AS line
   ), entries AS MATERIALIZED (
@@ -53,15 +53,17 @@ const FOLD_AND_COUNT = `
 
 const WRITE = `WITH ${ENTRIES}, ${insertRows('')}, ${FOLD_AND_COUNT}`;
 
+// The INSERT skips every voided charge, and the DELETE removes every voided charge already written (by an
+// earlier batch, or by an earlier write of this very batch that was not trimmed); both run on the snapshot
+// the statement started with, so the DELETE never sees the INSERT's rows.
 const WRITE_WITH_VOIDS = `WITH ${ENTRIES},
   voids AS MATERIALIZED (
-    SELECT v.reference_id, EXISTS (SELECT 1 FROM entries c WHERE c.type = 'charge' AND c.reference_id = v.reference_id) AS in_batch
-      FROM entries v WHERE v.type = 'void'
+    SELECT reference_id FROM entries WHERE type = 'void'
   ), ${insertRows('AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.reference_id = e.reference_id)')},
   deleted AS (
     DELETE FROM credit_transactions t
      WHERE EXISTS (SELECT 1 FROM fence)
-       AND (t.type, t.reference_type, t.reference_id) IN (SELECT 'charge', 'api_call', reference_id FROM voids WHERE NOT in_batch)
+       AND (t.type, t.reference_type, t.reference_id) IN (SELECT 'charge', 'api_call', reference_id FROM voids)
   ), ${FOLD_AND_COUNT}`;
 
 /**
@@ -71,11 +73,12 @@ const WRITE_WITH_VOIDS = `WITH ${ENTRIES},
  *
  * - charge and period_reset lines become rows; a replay is harmless (a reference already written is
  *   skipped, and an older seq never moves the balance).
- * - a void line cancels the charge of a call that failed: in the same batch the charge is never written,
- *   in a later one its row is deleted.
- * - the drainer's fencing token (claim) must still be the current one, checked under a row lock: once
- *   another drainer has claimed the ledger, a late write of an older batch (which could bring back a
- *   deleted charge) changes nothing.
+ * - a void line cancels the charge of a call that failed: a charge voided in the same batch is never
+ *   written, and a charge row already written is deleted.
+ * - the drainer's fencing token must still be the one claimed for its outbox, checked under a row lock:
+ *   once another drainer has claimed it, a late write of an older batch (which could bring back a deleted
+ *   charge) changes nothing. Outboxes are told apart by their KV key, so deployments (or test runs) with
+ *   their own Redis prefix on one database do not fence each other off.
  * - lines without the ledger shape are counted and skipped (none are expected: only the admission
  *   scripts write them). PostgreSQL checks only the field count and type; a field it cannot cast fails
  *   the statement, and the batch is then filtered line by line in node and written again.
@@ -84,24 +87,31 @@ const WRITE_WITH_VOIDS = `WITH ${ENTRIES},
 export class LedgerRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Makes `token` the only one whose writes go through (it waits for a write in flight under an older token). */
-  async claim(token: string): Promise<void> {
-    await this.db.query(`UPDATE ledger_drain SET token = $1, claimed_at = now() WHERE id = 1`, [token]);
+  /**
+   * Makes `token` the only one whose writes from `outbox` go through (it waits for a write in flight under
+   * an older token).
+   */
+  async claim(outbox: string, token: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO ledger_drain (outbox, token) VALUES ($1, $2)
+       ON CONFLICT (outbox) DO UPDATE SET token = EXCLUDED.token, claimed_at = now()`,
+      [outbox, token],
+    );
   }
 
-  async write(lines: string[], token: string): Promise<LedgerWriteResult> {
+  async write(lines: string[], { outbox, token }: { outbox: string; token: string }): Promise<LedgerWriteResult> {
     try {
-      return await this.writeLines(lines, token);
+      return await this.writeLines(lines, outbox, token);
     } catch (error) {
       // Class 22 is "data exception" (a field that does not cast); anything else is a real failure.
       if ((error as { code?: string }).code?.startsWith('22') !== true) throw error;
       const wellFormed = lines.filter((line) => parseLedgerEntry(line) !== null);
-      const result = await this.writeLines(wellFormed, token);
+      const result = await this.writeLines(wellFormed, outbox, token);
       return { ...result, malformed: lines.length - wellFormed.length + result.malformed };
     }
   }
 
-  private async writeLines(lines: string[], token: string): Promise<LedgerWriteResult> {
+  private async writeLines(lines: string[], outbox: string, token: string): Promise<LedgerWriteResult> {
     if (lines.length === 0) return { inserted: 0, malformed: 0, fenced: true };
     // Most batches hold no void; their statement leaves the void steps out (planned for a handful of
     // voids, a DELETE joined to an empty set can still walk the whole reference index).
@@ -109,6 +119,7 @@ export class LedgerRepository {
     const rows: Array<{ inserted: number; valid: number; fenced: boolean }> = await this.db.query(withVoids ? WRITE_WITH_VOIDS : WRITE, [
       lines.join('\n'),
       token,
+      outbox,
     ]);
     const { inserted = 0, valid = 0, fenced = false } = rows[0] ?? {};
     return { inserted: Number(inserted), malformed: lines.length - Number(valid), fenced: fenced === true };

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
@@ -17,10 +17,11 @@ interface Tally {
  * limit: the rate window and the credit balance are exact per call in the KV store, while a meter may
  * lag by one flush interval on other replicas (the replica that served a call flushes before it answers
  * /usage, so a caller on one replica always sees its own calls). Keeping it off the admission script
- * takes four of its KV operations off every call.
+ * takes four of its KV operations off every call. A process that crashes loses its last interval of
+ * counts (never a charge: those are in the ledger outbox at admission).
  */
 @Injectable()
-export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdown {
+export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(UsageMeterService.name);
   /** `accountId:period` -> endpoint -> tally. */
   private pending = new Map<string, Map<string, Tally>>();
@@ -39,6 +40,11 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
 
   async beforeApplicationShutdown() {
     clearInterval(this.timer);
+    await this.flush();
+  }
+
+  /** Calls that finished while the HTTP server was closing (the KV store closes after this module). */
+  async onApplicationShutdown() {
     await this.flush();
   }
 

@@ -36,6 +36,9 @@ export class AdmissionGuard implements CanActivate {
       requestId: state.requestId,
       nowMs,
     });
+    // Charged from here on: whatever fails later (these headers, validation, the handler, serialisation)
+    // reaches the error filter, which refunds the call.
+    if (result.status === AdmitStatus.ADMITTED) state.admission = result.admission;
     // One write of every header this step owns; the error filter turns X-Credits-Cost to 0 on failures.
     const headers = rateLimitHeaders(result, nowMs);
     const balance = result.admission.balanceMicro;
@@ -54,8 +57,6 @@ export class AdmissionGuard implements CanActivate {
         `monthly credits exhausted; the next period starts at ${result.periodEndsAt.toISOString()}`,
       );
     }
-    // Charged already; only a failure from here on (handler, serialisation) settles it, in the error filter.
-    state.admission = result.admission;
     return true;
   }
 }

@@ -10,6 +10,9 @@ import { HlHoldersRepository, PerpHolderRow, SpotHolderRow } from './hl-holders.
 import { PERP_HOLDER_RANKS } from './hl-params';
 import { RankPager, rankWindow } from './rank-pager';
 
+/** PostgreSQL's undefined_table. */
+const UNDEFINED_TABLE = '42P01';
+
 /** Spot and perp holders of a coin in the current market snapshot, paged by rank (contract 4.1). */
 @Injectable()
 export class HlHoldersService {
@@ -19,7 +22,30 @@ export class HlHoldersService {
     private readonly pager: RankPager,
   ) {}
 
-  async getSpotHolders(query: SpotHoldersQueryDto): Promise<SpotHoldersDto> {
+  getSpotHolders(query: SpotHoldersQueryDto): Promise<SpotHoldersDto> {
+    return this.onFreshSnapshot(() => this.readSpotHolders(query));
+  }
+
+  getPerpHolders(query: PerpHoldersQueryDto): Promise<PerpHoldersDto> {
+    return this.onFreshSnapshot(() => this.readPerpHolders(query));
+  }
+
+  /**
+   * Pages read the snapshot's own partition, whose id the catalog caches for up to a second; should that
+   * snapshot have been pruned in between (possible only at the shortest snapshot intervals), the read is
+   * repeated once on the current snapshot rather than failing.
+   */
+  private async onFreshSnapshot<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+      this.catalog.invalidate();
+      return read();
+    }
+  }
+
+  private async readSpotHolders(query: SpotHoldersQueryDto): Promise<SpotHoldersDto> {
     const catalog = await this.catalog.get();
     const snapshot = catalog.requireSnapshot('market');
     const coin = catalog.spot.resolve(query.coin);
@@ -40,7 +66,7 @@ export class HlHoldersService {
     return { ...head, ...this.pager.page({ items: rows.map(toSpotHolder), start, limit: query.limit, total, binding }), updatedAt };
   }
 
-  async getPerpHolders(query: PerpHoldersQueryDto): Promise<PerpHoldersDto> {
+  private async readPerpHolders(query: PerpHoldersQueryDto): Promise<PerpHoldersDto> {
     const catalog = await this.catalog.get();
     const snapshot = catalog.requireSnapshot('market');
     const coin = catalog.perp.resolve(query.coin);

@@ -1,6 +1,7 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { BillingKeys } from '../../common/billing/billing-keys';
+import { UsageMeterService } from '../../common/billing/usage-meter.service';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { parseUsageHash } from './usage-meter';
@@ -10,13 +11,14 @@ const MEMBERS_PER_RUN = 500;
 
 /** Copies the usage meters touched since the last run from the KV store into usage_counters. */
 @Injectable()
-export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown {
+export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(UsageSyncService.name);
   private timer?: NodeJS.Timeout;
 
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
     private readonly usage: UsageRepository,
+    private readonly meter: UsageMeterService,
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
@@ -25,8 +27,16 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
     this.timer.unref();
   }
 
-  async beforeApplicationShutdown() {
+  beforeApplicationShutdown() {
     clearInterval(this.timer);
+  }
+
+  /**
+   * After the HTTP server closed (so no call is counted any more) and before the KV store and the
+   * database close (global modules shut down after this one): this replica's last counts, then the copy.
+   */
+  async onApplicationShutdown() {
+    await this.meter.flush();
     await this.sync();
   }
 

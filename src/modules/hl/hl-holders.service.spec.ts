@@ -1,0 +1,69 @@
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { PerpHoldersQueryDto } from './dto/holders.query.dto';
+import { HlCatalog, HlCatalogService } from './hl-catalog.service';
+import { HlHoldersRepository, PerpHolderRow } from './hl-holders.repository';
+import { HlHoldersService } from './hl-holders.service';
+import { RankPager } from './rank-pager';
+
+const ROW: PerpHolderRow = {
+  address: '0x' + 'a'.repeat(40),
+  side: 'long',
+  coin: 'BTC',
+  size: '1',
+  value: '100000',
+  entry_price: '90000',
+  leverage: '2',
+  upnl: '10000',
+  roe: '0.2',
+  margin_used: '50000',
+  liquidation_price: null,
+  mark_price: '100000',
+  cum_funding: null,
+  supply_pct: '0.5',
+  tags: [],
+};
+
+/** A catalog whose current market snapshot moves on from 5 to 6 when it is invalidated (a publish and prune in between). */
+function catalogService() {
+  let current = 5;
+  const build = (id: number) =>
+    HlCatalog.build([{ market: 'perp', coin: 'BTC', dex: '', markPx: '100000', midPx: null, outcomeId: null, outcomeSide: null, outcomeName: null }], {
+      market: { id, kind: 'market', snapshotTime: new Date(0), rows: 1 },
+      leaderboard: null,
+    });
+  return {
+    get: async () => build(current),
+    snapshotCoin: async () => ({ holders: 1 }),
+    invalidate: () => {
+      current = 6;
+    },
+  } as unknown as HlCatalogService;
+}
+
+describe(HlHoldersService.name, () => {
+  const query = Object.assign(new PerpHoldersQueryDto(), { coin: 'BTC', sortBy: 'value', order: 'desc', page: 1, limit: 100 });
+
+  it('reads the page again on the current snapshot when the cached one was pruned in between', async () => {
+    const read: number[] = [];
+    const holders = {
+      perpHolders: async ({ snapshotId }: { snapshotId: number }) => {
+        read.push(snapshotId);
+        if (snapshotId === 5) throw Object.assign(new Error('relation "hl_perp_holders_s5" does not exist'), { code: '42P01' });
+        return [ROW];
+      },
+    } as unknown as HlHoldersRepository;
+    const sut = new HlHoldersService(catalogService(), holders, new RankPager(new CursorCodec('x'.repeat(32))));
+
+    const page = await sut.getPerpHolders(query);
+
+    expect(read).toEqual([5, 6]);
+    expect(page.items.map((h) => h.address)).toEqual([ROW.address]);
+  });
+
+  it('lets any other database error through', async () => {
+    const holders = { perpHolders: async () => Promise.reject(Object.assign(new Error('boom'), { code: '57014' })) } as unknown as HlHoldersRepository;
+    const sut = new HlHoldersService(catalogService(), holders, new RankPager(new CursorCodec('x'.repeat(32))));
+
+    await expect(sut.getPerpHolders(query)).rejects.toThrow('boom');
+  });
+});
