@@ -10,6 +10,9 @@ describe(toDecimalString.name, () => {
     ['-0.000', '0'],
     ['-0.0500', '-0.05'],
     ['007.50', '7.5'],
+    ['-007.50', '-7.5'],
+    ['-0.5000', '-0.5'],
+    ['00', '0'],
     ['0', '0'],
     ['123456789012345678901234567890.123456789000', '123456789012345678901234567890.123456789'],
   ])('canonicalises %s as %s', (input, expected) => {
@@ -19,6 +22,15 @@ describe(toDecimalString.name, () => {
   it('agrees with BigNumber on every shape it trims as text', () => {
     const samples = ['1.10', '-1.10', '0.5', '-0.5', '99999999999999999999.000000001', '42', '-42.0', '0.0'];
     for (const sample of samples) expect(toDecimalString(sample)).toBe(new Decimal(sample).toFixed());
+  });
+
+  it('trims a negative fraction as text, without BigNumber', () => {
+    const spy = jest.spyOn(Decimal.prototype, 'toFixed');
+
+    expect(toDecimalString('-0.123400')).toBe('-0.1234');
+
+    expect(spy).not.toHaveBeenCalled();
+    spy.mockRestore();
   });
 
   it('never emits exponent notation for numbers and exponent strings', () => {

@@ -5,6 +5,7 @@ import { ValueTransformer } from 'typeorm';
 export const Decimal = BigNumber.clone({ EXPONENTIAL_AT: 1e9, DECIMAL_PLACES: 18 });
 
 const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+const LEADING_ZERO = /^-?0\d/;
 
 /**
  * Canonical decimal string: no exponent, no trailing zeros ("10.500000" -> "10.5"). Plain decimal text
@@ -20,10 +21,9 @@ export function toDecimalString(value: BigNumber.Value): string {
       if (text.charCodeAt(end - 1) === 46) end -= 1;
       text = text.slice(0, end);
     }
-    // Leading zeros ("007") and negative zero ("-0.00") are rare; let BigNumber canonicalise them.
-    if ((text.length > 1 && text[0] === '0' && text[1] !== '.') || text.startsWith('-0') || text === '-0') {
-      return new Decimal(value).toFixed();
-    }
+    // Leading zeros ("007", "-007") and negative zero ("-0.00", trimmed to "-0") are rare; let BigNumber
+    // canonicalise them. "-0.5" is already canonical (and common: a losing position's roe).
+    if (LEADING_ZERO.test(text) || text === '-0') return new Decimal(value).toFixed();
     return text;
   }
   return new Decimal(value).toFixed();
