@@ -1,10 +1,40 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PerpHolderDto, SpotHolderDto } from './dto/holders.dto';
 import { PERP_HOLDER_RANKS } from './hl-params';
 import { partitionName } from './snapshot/snapshot-tables';
 import { RankWindow } from './rank-pager';
+
+export interface PerpHolderRow {
+  address: string;
+  side: string;
+  coin: string;
+  size: string;
+  value: string;
+  entry_price: string;
+  leverage: string;
+  upnl: string;
+  roe: string;
+  margin_used: string;
+  liquidation_price: string | null;
+  mark_price: string;
+  cum_funding: string | null;
+  supply_pct: string;
+  tags: string[];
+}
+
+export interface SpotHolderRow {
+  address: string;
+  coin: string;
+  balance: string;
+  value: string;
+  entry_price: string | null;
+  entry_ntl: string | null;
+  upnl: string | null;
+  roe: string | null;
+  supply_pct: string;
+  tags: string[];
+}
 
 export interface LiquidationBinRow {
   bin: number;
@@ -13,35 +43,13 @@ export interface LiquidationBinRow {
   most_impacted_segment: number;
 }
 
-/** A numeric column as the contract's canonical decimal string: no exponent, no trailing zeros. */
-const dec = (column: string) => `trim_scale(${column})::text`;
+const PERP_COLUMNS = `h.address, h.side, h.coin, h.size::text AS size, h.value::text AS value, h.entry_price::text AS entry_price,
+  h.leverage::text AS leverage, h.upnl::text AS upnl, h.roe::text AS roe, h.margin_used::text AS margin_used,
+  h.liquidation_price::text AS liquidation_price, h.mark_price::text AS mark_price, h.cum_funding::text AS cum_funding,
+  h.supply_pct::text AS supply_pct, h.tags`;
 
-/**
- * Each holder as the contract's JSON object (PerpHolderDto, SpotHolderDto), built by PostgreSQL: a page
- * then crosses the wire as one JSON text that node parses natively, instead of ~1,600 fields each sliced
- * out of the row protocol and canonicalised in JavaScript (that was most of a page's server time).
- */
-const PERP_HOLDER_JSON = `json_build_object(
-  'address', h.address, 'side', h.side, 'coin', h.coin, 'size', ${dec('h.size')}, 'value', ${dec('h.value')},
-  'entryPrice', ${dec('h.entry_price')}, 'leverage', ${dec('h.leverage')}, 'uPnl', ${dec('h.upnl')}, 'roe', ${dec('h.roe')},
-  'marginUsed', ${dec('h.margin_used')}, 'liquidationPrice', ${dec('h.liquidation_price')}, 'markPrice', ${dec('h.mark_price')},
-  'cumFunding', ${dec('h.cum_funding')}, 'supplyPercentage', ${dec('h.supply_pct')}, 'addressTags', h.tags)`;
-
-// Without an entry notional there is no cost basis: no entry price, PnL or ROE either.
-const costBasis = (column: string) => `CASE WHEN h.entry_ntl IS NULL THEN NULL ELSE ${dec(column)} END`;
-const SPOT_HOLDER_JSON = `json_build_object(
-  'address', h.address, 'coin', h.coin, 'balance', ${dec('h.balance')}, 'value', ${dec('h.value')},
-  'entryPrice', ${costBasis('h.entry_price')}, 'entryNtl', ${dec('h.entry_ntl')}, 'uPnl', ${costBasis('h.upnl')},
-  'roe', ${costBasis('h.roe')}, 'supplyPercentage', ${dec('h.supply_pct')}, 'addressTags', h.tags)`;
-
-/** Rows already ordered by `ord` (and limited) in `source`, as one JSON array text. */
-function jsonPage(source: string, direction: 'ASC' | 'DESC'): string {
-  return `SELECT coalesce(json_agg(p.j ORDER BY p.ord ${direction}), '[]')::text AS items FROM (${source}) p`;
-}
-
-function parsePage<T>(rows: Array<{ items: string }>): T[] {
-  return JSON.parse(rows[0]?.items ?? '[]') as T[];
-}
+const SPOT_COLUMNS = `h.address, h.coin, h.balance::text AS balance, h.value::text AS value, h.entry_price::text AS entry_price,
+  h.entry_ntl::text AS entry_ntl, h.upnl::text AS upnl, h.roe::text AS roe, h.supply_pct::text AS supply_pct, h.tags`;
 
 /** All SQL over the holders partitions (hl_perp_holders, hl_spot_holders; address tags are copied in at build time). */
 @Injectable()
@@ -53,34 +61,44 @@ export class HlHoldersRepository {
    * partition: planning against the partitioned parent was most of a page's database time, and the
    * snapshot retention (at least 2) keeps a partition alive for readers that just looked its id up.
    */
-  async perpHolders({ snapshotId, coin, rankColumn, window }: { snapshotId: number; coin: string; rankColumn: (typeof PERP_HOLDER_RANKS)[keyof typeof PERP_HOLDER_RANKS]; window: RankWindow }): Promise<PerpHolderDto[]> {
-    const source = `SELECT ${PERP_HOLDER_JSON} AS j, h.${rankColumn} AS ord
+  perpHolders({ snapshotId, coin, rankColumn, window }: { snapshotId: number; coin: string; rankColumn: (typeof PERP_HOLDER_RANKS)[keyof typeof PERP_HOLDER_RANKS]; window: RankWindow }): Promise<PerpHolderRow[]> {
+    return this.db.query(
+      `SELECT ${PERP_COLUMNS}
          FROM ${partitionName('hl_perp_holders', snapshotId)} h
         WHERE h.coin = $1 AND h.${rankColumn} ${window.op} $2
-        ORDER BY h.${rankColumn} ${window.direction} LIMIT $3`;
-    return parsePage(await this.db.query(jsonPage(source, window.direction), [coin, window.bound, window.limit]));
+        ORDER BY h.${rankColumn} ${window.direction} LIMIT $3`,
+      [coin, window.bound, window.limit],
+    );
   }
 
-  async perpHoldersOf({ snapshotId, coin, address }: { snapshotId: number; coin: string; address: string }): Promise<PerpHolderDto[]> {
-    const source = `SELECT ${PERP_HOLDER_JSON} AS j, h.rank_value AS ord
+  perpHoldersOf({ snapshotId, coin, address }: { snapshotId: number; coin: string; address: string }): Promise<PerpHolderRow[]> {
+    return this.db.query(
+      `SELECT ${PERP_COLUMNS}
          FROM hl_perp_holders h
-        WHERE h.snapshot_id = $1 AND h.coin = $2 AND h.address = $3`;
-    return parsePage(await this.db.query(jsonPage(source, 'ASC'), [snapshotId, coin, address]));
+        WHERE h.snapshot_id = $1 AND h.coin = $2 AND h.address = $3
+        ORDER BY h.rank_value`,
+      [snapshotId, coin, address],
+    );
   }
 
-  async spotHolders({ snapshotId, coin, window }: { snapshotId: number; coin: string; window: RankWindow }): Promise<SpotHolderDto[]> {
-    const source = `SELECT ${SPOT_HOLDER_JSON} AS j, h.rank_value AS ord
+  spotHolders({ snapshotId, coin, window }: { snapshotId: number; coin: string; window: RankWindow }): Promise<SpotHolderRow[]> {
+    return this.db.query(
+      `SELECT ${SPOT_COLUMNS}
          FROM ${partitionName('hl_spot_holders', snapshotId)} h
         WHERE h.coin = $1 AND h.rank_value ${window.op} $2
-        ORDER BY h.rank_value ${window.direction} LIMIT $3`;
-    return parsePage(await this.db.query(jsonPage(source, window.direction), [coin, window.bound, window.limit]));
+        ORDER BY h.rank_value ${window.direction} LIMIT $3`,
+      [coin, window.bound, window.limit],
+    );
   }
 
-  async spotHoldersOf({ snapshotId, coin, address }: { snapshotId: number; coin: string; address: string }): Promise<SpotHolderDto[]> {
-    const source = `SELECT ${SPOT_HOLDER_JSON} AS j, h.rank_value AS ord
+  spotHoldersOf({ snapshotId, coin, address }: { snapshotId: number; coin: string; address: string }): Promise<SpotHolderRow[]> {
+    return this.db.query(
+      `SELECT ${SPOT_COLUMNS}
          FROM hl_spot_holders h
-        WHERE h.snapshot_id = $1 AND h.coin = $2 AND h.address = $3`;
-    return parsePage(await this.db.query(jsonPage(source, 'ASC'), [snapshotId, coin, address]));
+        WHERE h.snapshot_id = $1 AND h.coin = $2 AND h.address = $3
+        ORDER BY h.rank_value`,
+      [snapshotId, coin, address],
+    );
   }
 
   /**

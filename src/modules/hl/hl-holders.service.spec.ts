@@ -1,27 +1,26 @@
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { PerpHoldersQueryDto } from './dto/holders.query.dto';
 import { HlCatalog, HlCatalogService } from './hl-catalog.service';
-import { PerpHolderDto } from './dto/holders.dto';
-import { HlHoldersRepository } from './hl-holders.repository';
+import { HlHoldersRepository, PerpHolderRow } from './hl-holders.repository';
 import { HlHoldersService } from './hl-holders.service';
 import { RankPager } from './rank-pager';
 
-const ROW: PerpHolderDto = {
+const ROW: PerpHolderRow = {
   address: '0x' + 'a'.repeat(40),
   side: 'long',
   coin: 'BTC',
   size: '1',
   value: '100000',
-  entryPrice: '90000',
+  entry_price: '90000',
   leverage: '2',
-  uPnl: '10000',
+  upnl: '10000',
   roe: '0.2',
-  marginUsed: '50000',
-  liquidationPrice: null,
-  markPrice: '100000',
-  cumFunding: null,
-  supplyPercentage: '0.5',
-  addressTags: [],
+  margin_used: '50000',
+  liquidation_price: null,
+  mark_price: '100000',
+  cum_funding: null,
+  supply_pct: '0.5',
+  tags: [],
 };
 
 /** A catalog whose current market snapshot moves on from 5 to 6 when it is invalidated (a publish and prune in between). */

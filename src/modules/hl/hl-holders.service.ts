@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { toDecimalString } from '../../common/decimal/decimal';
 import { AppError } from '../../common/errors/app-error';
 import { CursorBinding } from '../../common/pagination/cursor-codec';
 import { CursorPage } from '../../common/pagination/page.dto';
-import { PerpHoldersDto, SpotHoldersDto } from './dto/holders.dto';
+import { PerpHolderDto, PerpHoldersDto, SpotHolderDto, SpotHoldersDto } from './dto/holders.dto';
 import { PerpHoldersQueryDto, SpotHoldersQueryDto } from './dto/holders.query.dto';
 import { HlCatalogService } from './hl-catalog.service';
-import { HlHoldersRepository } from './hl-holders.repository';
+import { HlHoldersRepository, PerpHolderRow, SpotHolderRow } from './hl-holders.repository';
 import { PERP_HOLDER_RANKS } from './hl-params';
 import { RankPager, rankWindow } from './rank-pager';
 
@@ -54,7 +55,7 @@ export class HlHoldersService {
     if (query.address !== undefined) {
       rejectCursorWithAddress(query.cursor);
       const rows = await this.holders.spotHoldersOf({ snapshotId: snapshot.id, coin, address: query.address.toLowerCase() });
-      return { ...head, ...singleWalletPage(rows, query.limit), updatedAt };
+      return { ...head, ...singleWalletPage(rows.map(toSpotHolder), query.limit), updatedAt };
     }
 
     const binding: CursorBinding = { endpoint: 'hl.spot.holders', coin, order: query.order, limit: query.limit };
@@ -62,7 +63,7 @@ export class HlHoldersService {
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'spot', coin))?.holders ?? 0;
     const window = rankWindow({ start, limit: query.limit, order: query.order, total });
     const rows = await this.holders.spotHolders({ snapshotId: snapshot.id, coin, window });
-    return { ...head, ...this.pager.page({ items: rows, start, limit: query.limit, total, binding }), updatedAt };
+    return { ...head, ...this.pager.page({ items: rows.map(toSpotHolder), start, limit: query.limit, total, binding }), updatedAt };
   }
 
   private async readPerpHolders(query: PerpHoldersQueryDto): Promise<PerpHoldersDto> {
@@ -75,7 +76,7 @@ export class HlHoldersService {
     if (query.address !== undefined) {
       rejectCursorWithAddress(query.cursor);
       const rows = await this.holders.perpHoldersOf({ snapshotId: snapshot.id, coin, address: query.address.toLowerCase() });
-      return { ...head, ...singleWalletPage(rows, query.limit), updatedAt };
+      return { ...head, ...singleWalletPage(rows.map(toPerpHolder), query.limit), updatedAt };
     }
 
     const binding: CursorBinding = { endpoint: 'hl.perp.holders', coin, sortBy: query.sortBy, order: query.order, limit: query.limit };
@@ -83,7 +84,7 @@ export class HlHoldersService {
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'perp', coin))?.holders ?? 0;
     const window = rankWindow({ start, limit: query.limit, order: query.order, total });
     const rows = await this.holders.perpHolders({ snapshotId: snapshot.id, coin, rankColumn: PERP_HOLDER_RANKS[query.sortBy], window });
-    return { ...head, ...this.pager.page({ items: rows, start, limit: query.limit, total, binding }), updatedAt };
+    return { ...head, ...this.pager.page({ items: rows.map(toPerpHolder), start, limit: query.limit, total, binding }), updatedAt };
   }
 }
 
@@ -94,4 +95,44 @@ function rejectCursorWithAddress(cursor: string | undefined): void {
 
 function singleWalletPage<T>(items: T[], limit: number): CursorPage<T> {
   return { items, page: 1, limit, total: items.length, hasMore: false, nextCursor: null };
+}
+
+function decimalOrNull(value: string | null): string | null {
+  return value === null ? null : toDecimalString(value);
+}
+
+function toSpotHolder(row: SpotHolderRow): SpotHolderDto {
+  return {
+    address: row.address,
+    coin: row.coin,
+    balance: toDecimalString(row.balance),
+    value: toDecimalString(row.value),
+    // Without an entry notional there is no cost basis: no entry price, PnL or ROE either.
+    entryPrice: row.entry_ntl === null ? null : decimalOrNull(row.entry_price),
+    entryNtl: decimalOrNull(row.entry_ntl),
+    uPnl: row.entry_ntl === null ? null : decimalOrNull(row.upnl),
+    roe: row.entry_ntl === null ? null : decimalOrNull(row.roe),
+    supplyPercentage: toDecimalString(row.supply_pct),
+    addressTags: row.tags,
+  };
+}
+
+function toPerpHolder(row: PerpHolderRow): PerpHolderDto {
+  return {
+    address: row.address,
+    side: row.side,
+    coin: row.coin,
+    size: toDecimalString(row.size),
+    value: toDecimalString(row.value),
+    entryPrice: toDecimalString(row.entry_price),
+    leverage: toDecimalString(row.leverage),
+    uPnl: toDecimalString(row.upnl),
+    roe: toDecimalString(row.roe),
+    marginUsed: toDecimalString(row.margin_used),
+    liquidationPrice: decimalOrNull(row.liquidation_price),
+    markPrice: toDecimalString(row.mark_price),
+    cumFunding: decimalOrNull(row.cum_funding),
+    supplyPercentage: toDecimalString(row.supply_pct),
+    addressTags: row.tags,
+  };
 }
