@@ -33,6 +33,7 @@ export interface AppConfig {
     pollBatch: number;
     snapshotRetention: number;
   };
+  hl: { holderPagesCached: number };
 }
 
 // Only for a newcomer's embedded run; validation refuses them in production.
@@ -80,6 +81,7 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       pollBatch: env.HL_POLL_BATCH,
       snapshotRetention: env.HL_SNAPSHOT_RETENTION,
     },
+    hl: { holderPagesCached: env.HL_HOLDER_PAGES_CACHED },
   };
 }
 

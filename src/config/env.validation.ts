@@ -109,6 +109,9 @@ export class EnvironmentVariables {
   // At least 2: a reader that looked up the current id just before a publish must still find its partition.
   @Transform(toInt) @IsInt() @Min(2) @Max(100)
   HL_SNAPSHOT_RETENTION = 3;
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(100_000)
+  HL_HOLDER_PAGES_CACHED = 1000;
 }
 
 /** Validates the raw environment once at start-up; a bad value stops the process with every problem listed. */

@@ -50,4 +50,27 @@ describe(SnapshotScopedCache.name, () => {
     await expect(sut.get(1, 'BTC', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(sut.get(1, 'BTC', async () => 'ok')).resolves.toBe('ok');
   });
+
+  it('keeps at most maxEntries, evicting the one used least recently', async () => {
+    const sut = new SnapshotScopedCache<string>({ maxEntries: 2 });
+    const load = jest.fn(async () => 'page');
+    await sut.get(1, 'a', load);
+    await sut.get(1, 'b', load);
+    await sut.get(1, 'a', load);
+    await sut.get(1, 'c', load);
+    expect(load).toHaveBeenCalledTimes(3);
+
+    await sut.get(1, 'a', load);
+    expect(load).toHaveBeenCalledTimes(3);
+    await sut.get(1, 'b', load);
+    expect(load).toHaveBeenCalledTimes(4);
+  });
+
+  it('loads every time with maxEntries 0', async () => {
+    const sut = new SnapshotScopedCache<string>({ maxEntries: 0 });
+    const load = jest.fn(async () => 'page');
+    await sut.get(1, 'a', load);
+    await sut.get(1, 'a', load);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
 });

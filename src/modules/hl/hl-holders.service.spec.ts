@@ -1,4 +1,6 @@
+import { ConfigService } from '@nestjs/config';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { AppConfig } from '../../config/app.config';
 import { PerpHoldersQueryDto } from './dto/holders.query.dto';
 import { HlCatalog, HlCatalogService } from './hl-catalog.service';
 import { HlHoldersRepository, PerpHolderRow } from './hl-holders.repository';
@@ -40,6 +42,8 @@ function catalogService() {
   } as unknown as HlCatalogService;
 }
 
+const config = (holderPagesCached: number) => new ConfigService<AppConfig, true>({ hl: { holderPagesCached } });
+
 describe(HlHoldersService.name, () => {
   const query = Object.assign(new PerpHoldersQueryDto(), { coin: 'BTC', sortBy: 'value', order: 'desc', page: 1, limit: 100 });
 
@@ -52,7 +56,7 @@ describe(HlHoldersService.name, () => {
         return [ROW];
       },
     } as unknown as HlHoldersRepository;
-    const sut = new HlHoldersService(catalogService(), holders, new RankPager(new CursorCodec('x'.repeat(32))));
+    const sut = new HlHoldersService(catalogService(), holders, new RankPager(new CursorCodec('x'.repeat(32))), config(1000));
 
     const page = await sut.getPerpHolders(query);
 
@@ -62,8 +66,23 @@ describe(HlHoldersService.name, () => {
 
   it('lets any other database error through', async () => {
     const holders = { perpHolders: async () => Promise.reject(Object.assign(new Error('boom'), { code: '57014' })) } as unknown as HlHoldersRepository;
-    const sut = new HlHoldersService(catalogService(), holders, new RankPager(new CursorCodec('x'.repeat(32))));
+    const sut = new HlHoldersService(catalogService(), holders, new RankPager(new CursorCodec('x'.repeat(32))), config(1000));
 
     await expect(sut.getPerpHolders(query)).rejects.toThrow('boom');
+  });
+
+  it.each([
+    [1000, 1],
+    [0, 2],
+  ])('with %i pages cached, reads the same page of one snapshot from the database %i time(s)', async (cached, reads) => {
+    const perpHolders = jest.fn(async () => [ROW]);
+    const holders = { perpHolders } as unknown as HlHoldersRepository;
+    const sut = new HlHoldersService(catalogService(), holders, new RankPager(new CursorCodec('x'.repeat(32))), config(cached));
+
+    const first = await sut.getPerpHolders(query);
+    const second = await sut.getPerpHolders(query);
+
+    expect(perpHolders).toHaveBeenCalledTimes(reads);
+    expect(second).toEqual(first);
   });
 });

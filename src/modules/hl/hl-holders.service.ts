@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { toDecimalString } from '../../common/decimal/decimal';
 import { AppError } from '../../common/errors/app-error';
 import { CursorBinding } from '../../common/pagination/cursor-codec';
 import { CursorPage } from '../../common/pagination/page.dto';
 import { PerpHolderDto, PerpHoldersDto, SpotHolderDto, SpotHoldersDto } from './dto/holders.dto';
 import { PerpHoldersQueryDto, SpotHoldersQueryDto } from './dto/holders.query.dto';
+import { AppConfig } from '../../config/app.config';
 import { HlCatalogService } from './hl-catalog.service';
+import { SnapshotScopedCache } from './hl-cache';
 import { HlHoldersRepository, PerpHolderRow, SpotHolderRow } from './hl-holders.repository';
 import { PERP_HOLDER_RANKS } from './hl-params';
 import { RankPager, rankWindow } from './rank-pager';
@@ -16,11 +19,17 @@ const UNDEFINED_TABLE = '42P01';
 /** Spot and perp holders of a coin in the current market snapshot, paged by rank (contract 4.1). */
 @Injectable()
 export class HlHoldersService {
+  /** Ranked pages of the current market snapshot: immutable, so each is read once per replica. */
+  private readonly pages: SnapshotScopedCache<Array<PerpHolderDto | SpotHolderDto>>;
+
   constructor(
     private readonly catalog: HlCatalogService,
     private readonly holders: HlHoldersRepository,
     private readonly pager: RankPager,
-  ) {}
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.pages = new SnapshotScopedCache({ maxEntries: config.get('hl.holderPagesCached', { infer: true }) });
+  }
 
   getSpotHolders(query: SpotHoldersQueryDto): Promise<SpotHoldersDto> {
     return this.onFreshSnapshot(() => this.readSpotHolders(query));
@@ -62,8 +71,10 @@ export class HlHoldersService {
     const start = this.pager.start(query, binding);
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'spot', coin))?.holders ?? 0;
     const window = rankWindow({ start, limit: query.limit, order: query.order, total });
-    const rows = await this.holders.spotHolders({ snapshotId: snapshot.id, coin, window });
-    return { ...head, ...this.pager.page({ items: rows.map(toSpotHolder), start, limit: query.limit, total, binding }), updatedAt };
+    const items = (await this.pages.get(snapshot.id, `spot|${coin}|${window.op}${window.bound}|${window.limit}`, async () =>
+      (await this.holders.spotHolders({ snapshotId: snapshot.id, coin, window })).map(toSpotHolder),
+    )) as SpotHolderDto[];
+    return { ...head, ...this.pager.page({ items, start, limit: query.limit, total, binding }), updatedAt };
   }
 
   private async readPerpHolders(query: PerpHoldersQueryDto): Promise<PerpHoldersDto> {
@@ -83,8 +94,11 @@ export class HlHoldersService {
     const start = this.pager.start(query, binding);
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'perp', coin))?.holders ?? 0;
     const window = rankWindow({ start, limit: query.limit, order: query.order, total });
-    const rows = await this.holders.perpHolders({ snapshotId: snapshot.id, coin, rankColumn: PERP_HOLDER_RANKS[query.sortBy], window });
-    return { ...head, ...this.pager.page({ items: rows.map(toPerpHolder), start, limit: query.limit, total, binding }), updatedAt };
+    const rankColumn = PERP_HOLDER_RANKS[query.sortBy];
+    const items = (await this.pages.get(snapshot.id, `perp|${coin}|${rankColumn}|${window.op}${window.bound}|${window.limit}`, async () =>
+      (await this.holders.perpHolders({ snapshotId: snapshot.id, coin, rankColumn, window })).map(toPerpHolder),
+    )) as PerpHolderDto[];
+    return { ...head, ...this.pager.page({ items, start, limit: query.limit, total, binding }), updatedAt };
   }
 }
 
