@@ -80,7 +80,6 @@ export class AdmissionService {
       admission: {
         endpoint,
         costMicro,
-        metered,
         accountId: caller.accountId,
         period: period.index,
         chargedEpoch: Number(chargedEpoch),

@@ -10,7 +10,6 @@ import { LedgerRepository } from './ledger.repository';
 const BATCH = 2_000;
 const LEASE_MS = 30_000;
 
-
 /**
  * Drains the KV ledger outbox into PostgreSQL. Any replica may do it; a lease keeps it to one at a time,
  * and entries leave the outbox only after PostgreSQL has them, so a crash replays rather than loses.
@@ -68,7 +67,7 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
         if (lines.length === 0) break;
         if (!claimed) await this.ledger.claim(this.outboxId, lock.token);
         const { inserted, malformed, fenced } = await this.ledger.write(lines, { outbox: this.outboxId, token: lock.token });
-        // Another drainer claimed the ledger: this one's lease is gone, and the lines are its to write.
+        // Another drainer claimed this outbox: this one's lease is gone, and the lines are the other's to write.
         if (!fenced) break;
         if (malformed > 0) this.logger.error(`dropped ${malformed} malformed outbox lines`);
         total += inserted;

@@ -13,7 +13,6 @@ export interface RequestState {
 export interface Admission {
   endpoint: EndpointName;
   costMicro: number;
-  metered: boolean;
   accountId: string;
   /** Usage period of the call (the meter it counted in). */
   period: number;
