@@ -7,6 +7,7 @@ import {
   IsString,
   IsUrl,
   Max,
+  MaxLength,
   Min,
   MinLength,
   validateSync,
@@ -43,7 +44,8 @@ export class EnvironmentVariables {
   @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false })
   REDIS_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  // Bounded so the ledger outbox key (prefix included) fits the drain fence's outbox column (200).
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MaxLength(150)
   REDIS_KEY_PREFIX = 'mdapi:';
 
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16)
@@ -110,8 +112,8 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(2) @Max(100)
   HL_SNAPSHOT_RETENTION = 3;
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(100_000)
-  HL_HOLDER_PAGES_CACHED = 1000;
+  @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
+  HL_HOLDER_PAGES_CACHED = 500;
 }
 
 /** Validates the raw environment once at start-up; a bad value stops the process with every problem listed. */

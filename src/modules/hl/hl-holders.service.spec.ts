@@ -64,11 +64,16 @@ describe(HlHoldersService.name, () => {
     expect(page.items.map((h) => h.address)).toEqual([ROW.address]);
   });
 
-  it('lets any other database error through', async () => {
-    const holders = { perpHolders: async () => Promise.reject(Object.assign(new Error('boom'), { code: '57014' })) } as unknown as HlHoldersRepository;
-    const sut = new HlHoldersService(catalogService(), holders, new RankPager(new CursorCodec('x'.repeat(32))), config(1000));
+  it('lets any other database error through, without a second read', async () => {
+    const perpHolders = jest.fn(async () => Promise.reject(Object.assign(new Error('boom'), { code: '57014' })));
+    const catalog = catalogService();
+    const invalidate = jest.spyOn(catalog, 'invalidate');
+    const sut = new HlHoldersService(catalog, { perpHolders } as unknown as HlHoldersRepository, new RankPager(new CursorCodec('x'.repeat(32))), config(1000));
 
     await expect(sut.getPerpHolders(query)).rejects.toThrow('boom');
+
+    expect(perpHolders).toHaveBeenCalledTimes(1);
+    expect(invalidate).not.toHaveBeenCalled();
   });
 
   it.each([
@@ -84,5 +89,16 @@ describe(HlHoldersService.name, () => {
 
     expect(perpHolders).toHaveBeenCalledTimes(reads);
     expect(second).toEqual(first);
+  });
+
+  it('reads pages of more than 100 rows from the database every time', async () => {
+    const perpHolders = jest.fn(async () => [ROW]);
+    const sut = new HlHoldersService(catalogService(), { perpHolders } as unknown as HlHoldersRepository, new RankPager(new CursorCodec('x'.repeat(32))), config(1000));
+    const large = Object.assign(new PerpHoldersQueryDto(), { ...query, limit: 500 });
+
+    await sut.getPerpHolders(large);
+    await sut.getPerpHolders(large);
+
+    expect(perpHolders).toHaveBeenCalledTimes(2);
   });
 });

@@ -11,7 +11,10 @@ import { HlCatalogService } from './hl-catalog.service';
 import { SnapshotScopedCache } from './hl-cache';
 import { HlHoldersRepository, PerpHolderRow, SpotHolderRow } from './hl-holders.repository';
 import { PERP_HOLDER_RANKS } from './hl-params';
-import { RankPager, rankWindow } from './rank-pager';
+import { RankPager, RankWindow, rankWindow } from './rank-pager';
+
+/** The largest page kept in the page cache (the default limit is 100; the cap is 500). */
+const CACHED_PAGE_MAX_ROWS = 100;
 
 /** PostgreSQL's undefined_table. */
 const UNDEFINED_TABLE = '42P01';
@@ -37,6 +40,12 @@ export class HlHoldersService {
 
   getPerpHolders(query: PerpHoldersQueryDto): Promise<PerpHoldersDto> {
     return this.onFreshSnapshot(() => this.readPerpHolders(query));
+  }
+
+  /** Pages of up to CACHED_PAGE_MAX_ROWS rows go through the cache, so it holds a bounded number of rows. */
+  private cachedPage<T extends PerpHolderDto | SpotHolderDto>(snapshotId: number, key: string, window: RankWindow, read: () => Promise<T[]>): Promise<T[]> {
+    if (window.limit > CACHED_PAGE_MAX_ROWS) return read();
+    return this.pages.get(snapshotId, key, read) as Promise<T[]>;
   }
 
   /**
@@ -71,7 +80,7 @@ export class HlHoldersService {
     const start = this.pager.start(query, binding);
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'spot', coin))?.holders ?? 0;
     const window = rankWindow({ start, limit: query.limit, order: query.order, total });
-    const items = (await this.pages.get(snapshot.id, `spot|${coin}|${window.op}${window.bound}|${window.limit}`, async () =>
+    const items = (await this.cachedPage(snapshot.id, `spot|${coin}|${window.op}${window.bound}|${window.limit}`, window, async () =>
       (await this.holders.spotHolders({ snapshotId: snapshot.id, coin, window })).map(toSpotHolder),
     )) as SpotHolderDto[];
     return { ...head, ...this.pager.page({ items, start, limit: query.limit, total, binding }), updatedAt };
@@ -95,7 +104,7 @@ export class HlHoldersService {
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'perp', coin))?.holders ?? 0;
     const window = rankWindow({ start, limit: query.limit, order: query.order, total });
     const rankColumn = PERP_HOLDER_RANKS[query.sortBy];
-    const items = (await this.pages.get(snapshot.id, `perp|${coin}|${rankColumn}|${window.op}${window.bound}|${window.limit}`, async () =>
+    const items = (await this.cachedPage(snapshot.id, `perp|${coin}|${rankColumn}|${window.op}${window.bound}|${window.limit}`, window, async () =>
       (await this.holders.perpHolders({ snapshotId: snapshot.id, coin, rankColumn, window })).map(toPerpHolder),
     )) as PerpHolderDto[];
     return { ...head, ...this.pager.page({ items, start, limit: query.limit, total, binding }), updatedAt };
