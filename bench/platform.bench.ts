@@ -114,6 +114,17 @@ async function benchApp(adapter: 'express' | 'fastify', rows: Row[], wallets: st
   }
 }
 
+/** The issue's reference point: bare Nest + Fastify with one Redis round trip (INCR) per request. */
+async function benchMinimal(body: string | undefined, rows: Row[]): Promise<void> {
+  const env = { REDIS_URL: SETTINGS.redisUrl, REDIS_KEY_PREFIX: `${RUN_PREFIX}minimal:`, ...(body ? { BENCH_BODY: body } : {}) };
+  const server = await startServer('minimal', 'bench/servers/minimal.server.ts', SETTINGS.serverCore, env);
+  try {
+    rows.push(await runVariant('minimal', 'fastify', server, BILLED_PATH));
+  } finally {
+    await server.stop();
+  }
+}
+
 async function benchBare(body: string | undefined, rows: Row[]): Promise<void> {
   // Without a captured body (both apps failed) the server falls back to one of the same shape and length.
   const server = await startServer('bare', 'bench/servers/bare.server.ts', SETTINGS.serverCore, body ? { BENCH_BODY: body } : {});
@@ -188,6 +199,7 @@ async function main(): Promise<void> {
     const expressBody = SETTINGS.adapters.includes('express') ? await section('express', () => benchApp('express', rows, wallets)) : undefined;
     const fastifyBody = SETTINGS.adapters.includes('fastify') ? await section('fastify', () => benchApp('fastify', rows, wallets)) : undefined;
     // Last, with the exact bytes the billed route just answered, so only the framework differs.
+    if (process.env.BENCH_MINIMAL !== '0') await section('minimal', () => benchMinimal(fastifyBody ?? expressBody, rows));
     await section('bare', () => benchBare(fastifyBody ?? expressBody, rows));
   } finally {
     killAll();
@@ -195,7 +207,7 @@ async function main(): Promise<void> {
   }
   if (rows.length === 0) return void (process.exitCode = 1);
 
-  const order: Array<[Row['variant'], Row['adapter']]> = [['bare', 'node:http'], ['health', 'express'], ['billed', 'express'], ['health', 'fastify'], ['billed', 'fastify']];
+  const order: Array<[Row['variant'], Row['adapter']]> = [['bare', 'node:http'], ['minimal', 'fastify'], ['health', 'express'], ['billed', 'express'], ['health', 'fastify'], ['billed', 'fastify']];
   const sorted = order.map(([v, a]) => rows.find((r) => r.variant === v && r.adapter === a)).filter((r): r is Row => r !== undefined);
   const computed = ratios(sorted);
   printTable(sorted, computed);

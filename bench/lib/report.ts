@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Measurement } from './load';
 
 export interface Row extends Measurement {
-  variant: 'bare' | 'health' | 'billed';
+  variant: 'bare' | 'minimal' | 'health' | 'billed';
   adapter: 'node:http' | 'express' | 'fastify';
   path: string;
 }
@@ -31,6 +31,8 @@ export function ratios(rows: Row[]): Ratio[] {
     ['fastify billed / fastify health', rps('billed', 'fastify') / rps('health', 'fastify'), 0],
     ['express health / bare node:http', rps('health', 'express') / bare, 0],
     ['fastify health / bare node:http', rps('health', 'fastify') / bare, 0],
+    ['minimal nest+fastify+1 redis / bare', rps('minimal', 'fastify') / bare, 0],
+    ['fastify billed / minimal', rps('billed', 'fastify') / rps('minimal', 'fastify'), 0],
     ['fastify billed / bare, by CPU µs/req', us('bare', 'node:http') / us('billed', 'fastify'), 0],
     ['express billed / health, by CPU µs/req', us('health', 'express') / us('billed', 'express'), 0],
   ];

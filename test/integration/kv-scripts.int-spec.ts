@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ADD_USAGE_SCRIPT, ADMIT_SCRIPT, AdmitReply, AdmitStatus, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
+import { ADD_USAGE_SCRIPT, ADMIT_FAST_SCRIPT, ADMIT_SCRIPT, admitCall, AdmitKeys, AdmitReply, AdmitStatus, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
 import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/common/billing/billing-keys';
 import { parseLedgerEntry } from '../../src/common/billing/ledger-entry';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
@@ -128,14 +128,34 @@ const ADMIT_DEFAULTS = {
   nowMs: T0,
 };
 
-/** Keys and arguments in the order AdmissionService.admit passes them. */
+/** Keys and parameters as AdmissionService.admit passes them: the fast script, and the full one when it must. */
 function admit(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
   const c = { ...ADMIT_DEFAULTS, ...call };
-  return kv.run(
-    ADMIT_SCRIPT,
-    [BillingKeys.window(c.keyId, Math.floor(c.nowMs / WINDOW_MS)), BillingKeys.credits(c.accountId), BillingKeys.seq, BillingKeys.outbox],
-    [c.cap, c.metered ? c.costMicro : -1, c.seedMicro, c.epoch, c.seedPeriod, c.period, c.quotaMicro, c.requestId, c.accountId, c.endpoint, c.nowMs],
-  );
+  return admitCall(kv, admitKeys(c), {
+    cap: c.cap,
+    costMicro: c.metered ? c.costMicro : -1,
+    seedMicro: c.seedMicro,
+    epoch: c.epoch,
+    seedPeriod: c.seedPeriod,
+    period: c.period,
+    quotaMicro: c.quotaMicro,
+    requestId: c.requestId,
+    accountId: c.accountId,
+    endpoint: c.endpoint,
+    nowMs: c.nowMs,
+  });
+}
+
+function admitKeys(c: { keyId: string; accountId: string; nowMs: number }): AdmitKeys {
+  return [BillingKeys.window(c.keyId, Math.floor(c.nowMs / WINDOW_MS)), BillingKeys.credits(c.accountId), BillingKeys.seq, BillingKeys.outbox];
+}
+
+/** The full script alone, as admitCall runs it when the fast one cannot decide. */
+function admitFull(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
+  const c = { ...ADMIT_DEFAULTS, ...call };
+  return kv.run(ADMIT_SCRIPT, admitKeys(c), [
+    c.cap, c.metered ? c.costMicro : -1, c.seedMicro, c.epoch, c.seedPeriod, c.period, c.quotaMicro, c.requestId, c.accountId, c.endpoint, c.nowMs,
+  ]);
 }
 
 /** Keys and arguments in the order AdmissionService.settleFailure passes them; epoch and period come from the admit reply. */
@@ -199,7 +219,7 @@ describe.each([
     it('seeds an absent balance from seedBal, deducts the cost and appends the charge to the outbox', async () => {
       expect(await admit(sut, { requestId: 'req-1', seedMicro: '5000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '4000000', 1, 0]);
 
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '4000000', epoch: '1', period: '0' });
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '4000000', epoch: '1', period: '0', ep: '1:0' });
       expect((await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry)).toEqual([
         {
           type: 'charge',
@@ -237,7 +257,7 @@ describe.each([
         0,
       ]);
 
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '500000', epoch: '1', period: '0' });
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '500000', epoch: '1', period: '0', ep: '1:0' });
       expect(await sut.llen(BillingKeys.outbox)).toBe(0);
     });
 
@@ -249,7 +269,7 @@ describe.each([
       await admit(sut, { requestId: 'req-1', epoch: 1, seedMicro: '5000000' });
 
       expect(await admit(sut, { requestId: 'req-2', epoch: 2, seedMicro: '10000000' })).toEqual([AdmitStatus.ADMITTED, 2, '9000000', 2, 0]);
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0' });
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0', ep: '2:0' });
     });
 
     it('lets no caller older than an operator change start a period with its stale anchor or quota', async () => {
@@ -259,7 +279,7 @@ describe.each([
       const reply = await admit(sut, { requestId: 'req-2', epoch: 1, seedPeriod: 4, period: 4, quotaMicro: '3000000', nowMs: T0 + 1000 });
 
       expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '5000000', 2, 0]);
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '2', period: '0' });
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '2', period: '0', ep: '2:0' });
       expect((await outbox(sut)).map((f) => [f[0], f[6], f[7]])).toEqual([
         ['charge', '2', '0'],
         ['charge', '2', '0'],
@@ -273,7 +293,7 @@ describe.each([
       const reply = await admit(sut, { requestId: 'req-2', seedPeriod: 0, period: 1, quotaMicro: '20000000', nowMs: T0 + 1000 });
 
       expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '19000000', 1, 1]);
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '19000000', epoch: '1', period: '1' });
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '19000000', epoch: '1', period: '1', ep: '1:1' });
       const [, reset, charge] = (await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
       expect(reset).toEqual({
         type: 'period_reset',
@@ -309,13 +329,64 @@ describe.each([
     });
   });
 
+  describe('ADMIT_FAST_SCRIPT', () => {
+    const OTHER = '22222222-2222-4222-8222-222222222222';
+
+    it('answers every call of a known epoch and period as the full script does, line for line', async () => {
+      // One account through admitCall (fast script after the first call), a twin only through the full script.
+      const calls: AdmitCall[] = [
+        { requestId: 'req-1', seedMicro: '4000000' },
+        { requestId: 'req-2' },
+        { requestId: 'req-3', costMicro: 0 },
+        { requestId: 'req-4', costMicro: 2_000_000 },
+        { requestId: 'req-5', costMicro: 2_000_000 },
+        { requestId: 'req-6', cap: 5 },
+        { requestId: 'req-7', metered: false },
+      ];
+      const viaFast: AdmitReply[] = [];
+      const viaFull: AdmitReply[] = [];
+      for (const call of calls) {
+        viaFast.push(await admit(sut, { ...call, nowMs: T0 + viaFast.length }));
+        viaFull.push(await admitFull(sut, { ...call, keyId: 'key-2', accountId: OTHER, nowMs: T0 + viaFull.length }));
+      }
+
+      expect(viaFast).toEqual(viaFull);
+      expect(viaFast.map((r) => r[0])).toEqual([1, 1, 1, 1, 2, 0, 1]);
+      const lines = await sut.lrange(BillingKeys.outbox, 0, -1);
+      const mine = lines.filter((l) => l.includes(ACCOUNT));
+      const twin = lines.filter((l) => l.includes(OTHER)).map((l) => l.replace(OTHER, ACCOUNT));
+      // Sequence numbers interleave (one counter); everything else is identical.
+      const withoutSeq = (l: string) => l.split('|').filter((_, i) => i !== 8).join('|');
+      expect(mine.map(withoutSeq)).toEqual(twin.map(withoutSeq));
+      expect(mine).toHaveLength(3);
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual(await sut.hgetall(BillingKeys.credits(OTHER)));
+    });
+
+    it('touches no key and asks for the full script when the balance is of another epoch or period', async () => {
+      await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+      const before = { credits: await sut.hgetall(BillingKeys.credits(ACCOUNT)), outbox: await sut.llen(BillingKeys.outbox) };
+      const keys = admitKeys({ keyId: 'key-9', accountId: ACCOUNT, nowMs: T0 });
+
+      for (const ep of ['2:0', '1:1', '0:0']) {
+        expect(await sut.run(ADMIT_FAST_SCRIPT, keys, [100, 1_000_000, ep, 'charge|x|', '|1|0|', T0])).toEqual([3]);
+      }
+
+      expect(await sut.get(BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS)))).toBeNull();
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual(before.credits);
+      expect(await sut.llen(BillingKeys.outbox)).toBe(before.outbox);
+      // ...and decides alone once the epoch and period are the stored ones.
+      expect(await sut.run(ADMIT_FAST_SCRIPT, keys, [100, 1_000_000, '1:0', 'charge|x|', '|1|0|', T0])).toEqual([1, 1, '3000000']);
+      expect(await sut.lrange(BillingKeys.outbox, -1, -1)).toEqual([`charge|x|3000000|1|0|2|${T0}`]);
+    });
+  });
+
   describe('REFUND_SCRIPT', () => {
     it('gives the credits back and appends a void for the charge, with the balance after it', async () => {
       const reply = await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
 
       expect(await refund(sut, reply, { requestId: 'req-1', nowMs: T0 + 700 })).toBe('5000000');
 
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '1', period: '0' });
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '1', period: '0', ep: '1:0' });
       const [, voided] = (await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
       expect(voided).toEqual({
         type: 'void',
@@ -337,7 +408,7 @@ describe.each([
 
       expect(await refund(sut, first, { requestId: 'req-1' })).toBe('9000000');
 
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0' });
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0', ep: '2:0' });
       expect((await outbox(sut)).map((f) => [f[0], f[2], f[5]])).toEqual([
         ['charge', 'req-1', '4000000'],
         ['charge', 'req-2', '9000000'],

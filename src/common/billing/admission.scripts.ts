@@ -1,4 +1,4 @@
-import { KvScript } from '../../infra/kv/kv-store';
+import { KvScript, KvStore } from '../../infra/kv/kv-store';
 import { MemoryData } from '../../infra/kv/memory-data';
 import { USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS } from './billing-keys';
 
@@ -21,7 +21,7 @@ local function int(x) return string.format('%d', x) end
 `;
 
 /**
- * The whole per-request admission in one round trip: count the call in the key's fixed window, and for
+ * The whole per-request admission in one round trip (the slow path of admitCall: see ADMIT_FAST_SCRIPT): count the call in the key's fixed window, and for
  * metered accounts bring the live balance up to date (operator re-seed, monthly reset), take the call's
  * cost and append its charge to the ledger outbox at once. A call that then fails is voided by REFUND,
  * which gives the credits back and appends a void the ledger flusher cancels the charge with; a call
@@ -48,7 +48,7 @@ if cost >= 0 then
     bal = tonumber(ARGV[3])
     period = tonumber(ARGV[5])
     heldEpoch = epoch
-    redis.call('HSET', KEYS[2], 'bal', ARGV[3], 'epoch', ARGV[4], 'period', ARGV[5])
+    redis.call('HSET', KEYS[2], 'bal', ARGV[3], 'epoch', ARGV[4], 'period', ARGV[5], 'ep', ARGV[4] .. ':' .. ARGV[5])
   else
     bal = tonumber(state[1])
     period = tonumber(state[3])
@@ -60,7 +60,7 @@ if cost >= 0 then
     local quota = tonumber(ARGV[7])
     redis.call('RPUSH', KEYS[4], 'period_reset|' .. ARGV[9] .. '|' .. ARGV[9] .. ':e' .. ARGV[4] .. ':p' .. ARGV[6] .. '||' ..
       int(quota - bal) .. '|' .. ARGV[7] .. '|' .. ARGV[4] .. '|' .. ARGV[6] .. '|' .. int(redis.call('INCR', KEYS[3])) .. '|' .. ARGV[11])
-    redis.call('HSET', KEYS[2], 'bal', ARGV[7], 'period', ARGV[6])
+    redis.call('HSET', KEYS[2], 'bal', ARGV[7], 'period', ARGV[6], 'ep', ARGV[4] .. ':' .. ARGV[6])
     bal = quota
     period = current
   end
@@ -93,7 +93,7 @@ return {1, count, balance, heldEpoch, period}
         bal = Number(seedBal);
         period = Number(seedPeriod);
         heldEpoch = epoch;
-        data.hset(credits, { bal: seedBal, epoch: epochArg, period: seedPeriod });
+        data.hset(credits, { bal: seedBal, epoch: epochArg, period: seedPeriod, ep: `${epochArg}:${seedPeriod}` });
       } else {
         bal = Number(storedBal);
         period = Number(data.hget(credits, 'period'));
@@ -102,7 +102,7 @@ return {1, count, balance, heldEpoch, period}
       if (heldEpoch === epoch && period < current) {
         const seq = data.incrBy(seqKey, 1);
         data.rpush(outbox, ['period_reset', accountId, `${accountId}:e${epochArg}:p${currentPeriod}`, '', String(Number(quota) - bal), quota, epochArg, currentPeriod, String(seq), nowMs].join('|'));
-        data.hset(credits, { bal: quota, period: currentPeriod });
+        data.hset(credits, { bal: quota, period: currentPeriod, ep: `${epochArg}:${currentPeriod}` });
         bal = Number(quota);
         period = current;
       }
@@ -117,6 +117,106 @@ return {1, count, balance, heldEpoch, period}
     return [AdmitStatus.ADMITTED, count, balance, heldEpoch, period];
   },
 };
+
+/** Status of ADMIT_FAST_SCRIPT when the balance is not the caller's current one: run ADMIT_SCRIPT instead. */
+const NEEDS_FULL_ADMIT = 3;
+
+/**
+ * The common case of ADMIT_SCRIPT, with a third of its work and arguments: the live balance already
+ * belongs to the caller's epoch and period (the `ep` field the full script keeps), so there is nothing
+ * to seed or reset and nothing to read before the charge. Anything else (first call, operator change,
+ * new month, a caller older than the stored epoch) answers NEEDS_FULL_ADMIT before touching a key, and
+ * admitCall runs the full script. The charge line is the full script's, byte for byte: node joins its
+ * fixed parts (head, mid) and the script puts the balance and the sequence number between them.
+ * KEYS: window, credits, seq, outbox
+ * ARGV: cap, costMicro (-1: not metered), "epoch:period", head "charge|account|request|endpoint|-cost|",
+ *       mid "|epoch|period|", nowMs
+ * Reply: {status, count[, balance]}, or {NEEDS_FULL_ADMIT}.
+ */
+export const ADMIT_FAST_SCRIPT: KvScript<Array<number | string>> = {
+  name: 'admit-fast',
+  lua: `${LUA_HELPERS}
+local cost = tonumber(ARGV[2])
+if cost >= 0 and redis.call('HGET', KEYS[2], 'ep') ~= ARGV[3] then return {${NEEDS_FULL_ADMIT}} end
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ${WINDOW_KEY_TTL_MS}) end
+if count > tonumber(ARGV[1]) then return {0, count} end
+if cost < 0 then return {1, count} end
+if cost == 0 then return {1, count, redis.call('HGET', KEYS[2], 'bal')} end
+local bal = redis.call('HINCRBY', KEYS[2], 'bal', -cost)
+if bal < 0 then return {2, count, int(redis.call('HINCRBY', KEYS[2], 'bal', cost))} end
+redis.call('RPUSH', KEYS[4], ARGV[4] .. int(bal) .. ARGV[5] .. int(redis.call('INCR', KEYS[3])) .. '|' .. ARGV[6])
+return {1, count, int(bal)}
+`,
+  local(data, [window, credits, seqKey, outbox], [cap, costArg, ep, head, mid, nowMs]) {
+    const cost = Number(costArg);
+    if (cost >= 0 && data.hget(credits, 'ep') !== ep) return [NEEDS_FULL_ADMIT];
+    const count = data.incrBy(window, 1);
+    if (count === 1) data.pexpire(window, WINDOW_KEY_TTL_MS);
+    if (count > Number(cap)) return [AdmitStatus.RATE_LIMITED, count];
+    if (cost < 0) return [AdmitStatus.ADMITTED, count];
+    if (cost === 0) {
+      const balance = data.hget(credits, 'bal');
+      return balance === null ? [AdmitStatus.ADMITTED, count] : [AdmitStatus.ADMITTED, count, balance];
+    }
+    const bal = data.hincrBy(credits, 'bal', -cost);
+    if (bal < 0) return [AdmitStatus.INSUFFICIENT_CREDITS, count, String(data.hincrBy(credits, 'bal', cost))];
+    data.rpush(outbox, `${head}${bal}${mid}${data.incrBy(seqKey, 1)}|${nowMs}`);
+    return [AdmitStatus.ADMITTED, count, String(bal)];
+  },
+};
+
+export interface AdmitParams {
+  cap: number;
+  /** -1 when the caller is not metered. */
+  costMicro: number;
+  seedMicro: string;
+  epoch: number;
+  seedPeriod: number;
+  period: number;
+  quotaMicro: string;
+  requestId: string;
+  accountId: string;
+  endpoint: string;
+  nowMs: number;
+}
+
+/** KEYS of both admission scripts, in order. */
+export type AdmitKeys = [window: string, credits: string, seq: string, outbox: string];
+
+/**
+ * One admission: the fast script, and the full one only when the fast one cannot decide (about once per
+ * account and month on a replica). Both give the same AdmitReply for the same state.
+ */
+export async function admitCall(kv: KvStore, keys: AdmitKeys, p: AdmitParams): Promise<AdmitReply> {
+  const fast = await kv.run(ADMIT_FAST_SCRIPT, keys, [
+    p.cap,
+    p.costMicro,
+    `${p.epoch}:${p.period}`,
+    `charge|${p.accountId}|${p.requestId}|${p.endpoint}|${-p.costMicro}|`,
+    `|${p.epoch}|${p.period}|`,
+    p.nowMs,
+  ]);
+  const status = Number(fast[0]);
+  if (status !== NEEDS_FULL_ADMIT) {
+    if (p.costMicro < 0) return [status, Number(fast[1]), '-1', 0, 0];
+    if (status === AdmitStatus.RATE_LIMITED) return [status, Number(fast[1]), '-1', 0, 0];
+    return [status, Number(fast[1]), String(fast[2]), p.epoch, p.period];
+  }
+  return kv.run(ADMIT_SCRIPT, keys, [
+    p.cap,
+    p.costMicro,
+    p.seedMicro,
+    p.epoch,
+    p.seedPeriod,
+    p.period,
+    p.quotaMicro,
+    p.requestId,
+    p.accountId,
+    p.endpoint,
+    p.nowMs,
+  ]);
+}
 
 /**
  * Undo the charge of an admitted call that failed: return the credits to the balance (unless an operator

@@ -3,7 +3,7 @@ import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { isMetered, TIERS } from '../../modules/account/tiers';
 import { ApiCaller } from '../auth/api-caller';
 import { Admission } from '../http/request-state';
-import { ADMIT_SCRIPT, AdmitStatus, REFUND_SCRIPT } from './admission.scripts';
+import { admitCall, AdmitStatus, REFUND_SCRIPT } from './admission.scripts';
 import { BillingKeys, WINDOW_MS } from './billing-keys';
 import { EndpointName } from './credit-costs';
 import { CreditPeriod, periodAt } from './credit-period';
@@ -53,22 +53,22 @@ export class AdmissionService {
     const metered = isMetered(caller.tier);
     const costMicro = metered ? cost * MICRO_PER_CREDIT : 0;
     const limit = TIERS[caller.tier].rpm;
-    const [status, count, balance, chargedEpoch, chargedPeriod] = await this.kv.run(
-      ADMIT_SCRIPT,
+    const [status, count, balance, chargedEpoch, chargedPeriod] = await admitCall(
+      this.kv,
       [BillingKeys.window(caller.keyId, windowIndex), BillingKeys.credits(caller.accountId), BillingKeys.seq, BillingKeys.outbox],
-      [
-        limit,
-        metered ? costMicro : -1,
-        caller.creditSeedMicro,
-        caller.creditEpoch,
-        caller.creditPeriod,
-        period.index,
-        this.quotaMicro.get(caller.tier)!,
+      {
+        cap: limit,
+        costMicro: metered ? costMicro : -1,
+        seedMicro: caller.creditSeedMicro,
+        epoch: caller.creditEpoch,
+        seedPeriod: caller.creditPeriod,
+        period: period.index,
+        quotaMicro: this.quotaMicro.get(caller.tier)!,
         requestId,
-        caller.accountId,
+        accountId: caller.accountId,
         endpoint,
         nowMs,
-      ],
+      },
     );
     if (Number(status) === AdmitStatus.ADMITTED) this.usage.count(caller.accountId, period.index, endpoint, costMicro);
     return {

@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+import { CanActivate, Controller, ExecutionContext, Get, Injectable, Module, UseGuards } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import Redis from 'ioredis';
+import { AddressInfo } from 'node:net';
+
+/**
+ * The reference point the issue quotes ("a minimal Nest + Fastify app with one Redis round trip per
+ * request reaches about 45 %"): one controller, one guard that counts the call in a per-key, per-minute
+ * window with a single INCR, and the billed route's body. Not the product: its row tells, in the same
+ * run, what the framework plus one small round trip costs on this machine.
+ */
+const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379', { enableAutoPipelining: true });
+const prefix = `${process.env.REDIS_KEY_PREFIX ?? 'bench:minimal:'}w:`;
+const body = JSON.parse(process.env.BENCH_BODY ?? '{"code":"0","msg":"success","data":{}}') as unknown;
+
+@Injectable()
+class OneRoundTripGuard implements CanActivate {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const key = String(context.switchToHttp().getRequest<{ headers: Record<string, string> }>().headers['x-api-key'] ?? 'none');
+    const count = await redis.incr(`${prefix}${key}:${Math.floor(Date.now() / 60_000)}`);
+    return count > 0;
+  }
+}
+
+@Controller()
+class MinimalController {
+  @Get('/api/public/v1/account/credits')
+  @UseGuards(OneRoundTripGuard)
+  credits(): unknown {
+    return body;
+  }
+}
+
+@Module({ controllers: [MinimalController] })
+class MinimalModule {}
+
+async function main(): Promise<void> {
+  const app = await NestFactory.create<NestFastifyApplication>(MinimalModule, new FastifyAdapter(), { logger: false });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  process.stdout.write(`BENCH_READY ${JSON.stringify({ port })}\n`);
+}
+
+void main();
+// The orchestrator stops servers with SIGTERM; exit at once rather than wait for keep-alive sockets.
+process.on('SIGTERM', () => process.exit(0));
