@@ -21,11 +21,12 @@ local function int(x) return string.format('%d', x) end
 `;
 
 /**
- * The whole per-request admission in one round trip (the slow path of admitCall: see ADMIT_FAST_SCRIPT): count the call in the key's fixed window, and for
- * metered accounts bring the live balance up to date (operator re-seed, monthly reset), take the call's
- * cost and append its charge to the ledger outbox at once. A call that then fails is voided by REFUND,
- * which gives the credits back and appends a void the ledger flusher cancels the charge with; a call
- * whose process dies mid-way stays charged (it was admitted and most likely answered).
+ * The whole per-request admission in one round trip (admitCall's slow path; see ADMIT_FAST_SCRIPT):
+ * count the call in the key's fixed window, and for metered accounts bring the live balance up to date
+ * (operator re-seed, monthly reset), take the call's cost and append its charge to the ledger outbox at
+ * once. A call that then fails is voided by REFUND, which gives the credits back and appends a void the
+ * ledger flusher cancels the charge with; a call whose process dies mid-way stays charged (it was
+ * admitted and most likely answered).
  * Usage meters are counted in memory and added in batches (UsageMeterService, ADD_USAGE_SCRIPT).
  * KEYS: window, credits, seq, outbox
  * ARGV: cap, costMicro (-1: not metered), seedBalMicro, epoch, seedPeriod, currentPeriod, quotaMicro,
@@ -128,6 +129,8 @@ const NEEDS_FULL_ADMIT = 3;
  * new month, a caller older than the stored epoch) answers NEEDS_FULL_ADMIT before touching a key, and
  * admitCall runs the full script. The charge line is the full script's, byte for byte: node joins its
  * fixed parts (head, mid) and the script puts the balance and the sequence number between them.
+ * It relies on `ep` and `bal` living and dying together: only the full script writes `ep`, always in the
+ * same HSET as `bal`, and nothing deletes one field without the other.
  * KEYS: window, credits, seq, outbox
  * ARGV: cap, costMicro (-1: not metered), "epoch:period", head "charge|account|request|endpoint|-cost|",
  *       mid "|epoch|period|", nowMs
