@@ -11,7 +11,8 @@ import { AddressInfo } from 'node:net';
  * window with a single INCR, and the billed route's body. Not the product: its row tells, in the same
  * run, what the framework plus one small round trip costs on this machine.
  */
-const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379', { enableAutoPipelining: true });
+// ioredis' defaults, as a minimal app would have them.
+const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
 const prefix = `${process.env.REDIS_KEY_PREFIX ?? 'bench:minimal:'}w:`;
 const body = JSON.parse(process.env.BENCH_BODY ?? '{"code":"0","msg":"success","data":{}}') as unknown;
 

@@ -9,7 +9,7 @@ export interface AppConfig {
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   http: { port: number; adapter: HttpAdapterName };
   database: { url?: string; dataDir: string; migrationsRun: boolean };
-  redis: { url?: string; keyPrefix: string };
+  redis: { url?: string; keyPrefix: string; autoPipelining: boolean };
   security: { cursorSecret: string; jwtSecret: string };
   apiKeys: { cacheTtlMs: number; touchIntervalMs: number };
   ledger: { flushIntervalMs: number };
@@ -53,7 +53,7 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
     logLevel: env.LOG_LEVEL,
     http: { port: env.PORT, adapter: env.HTTP_ADAPTER },
     database: { url: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR), migrationsRun: env.MIGRATIONS_RUN },
-    redis: { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX },
+    redis: { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX, autoPipelining: env.REDIS_AUTO_PIPELINING },
     security: {
       cursorSecret: env.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
       jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,

@@ -44,6 +44,12 @@ export class EnvironmentVariables {
   @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false })
   REDIS_URL?: string;
 
+  // Off by default: ioredis runs one auto-pipeline at a time, so a batch of admissions waits for the one
+  // before it to come back, and the commands it holds live long enough to be promoted by the GC
+  // (docs/benchmarks.md, third session). On, it saves Redis read calls at the cost of per-call latency.
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  REDIS_AUTO_PIPELINING = false;
+
   // Bounded so the ledger outbox key (prefix included) fits the drain fence's outbox column (200).
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MaxLength(150)
   REDIS_KEY_PREFIX = 'mdapi:';
@@ -118,7 +124,9 @@ export class EnvironmentVariables {
 
 /** Validates the raw environment once at start-up; a bad value stops the process with every problem listed. */
 export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVariables {
-  const env = plainToInstance(EnvironmentVariables, raw, { exposeDefaultValues: true });
+  // `NAME=` (as .env.example leaves optional ones) means unset: the default applies, not an empty value.
+  const set = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== ''));
+  const env = plainToInstance(EnvironmentVariables, set, { exposeDefaultValues: true });
   const errors = validateSync(env, { skipMissingProperties: false, forbidUnknownValues: false });
   if (errors.length > 0) {
     const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);

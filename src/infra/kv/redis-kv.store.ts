@@ -9,8 +9,9 @@ export class RedisKvStore implements KvStore {
 
   constructor(readonly client: Redis) {}
 
-  static connect(url: string, keyPrefix: string): RedisKvStore {
-    return new RedisKvStore(new Redis(url, { keyPrefix, maxRetriesPerRequest: 2, enableAutoPipelining: true }));
+  /** autoPipelining: see REDIS_AUTO_PIPELINING (off unless asked for). */
+  static connect(url: string, keyPrefix: string, { autoPipelining = false }: { autoPipelining?: boolean } = {}): RedisKvStore {
+    return new RedisKvStore(new Redis(url, { keyPrefix, maxRetriesPerRequest: 2, enableAutoPipelining: autoPipelining }));
   }
 
   async run<T>(script: KvScript<T>, keys: string[], args: KvArg[]): Promise<T> {
