@@ -153,7 +153,8 @@ async function cleanUp(wallets: string[]): Promise<void> {
   const db = new Client({ connectionString: SETTINGS.databaseUrl });
   await db.connect();
   try {
-    // api_keys, credit_transactions and usage_counters follow by ON DELETE CASCADE.
+    // The ledger keeps no foreign key to accounts (it is history); api_keys and usage_counters cascade.
+    await db.query('DELETE FROM credit_transactions WHERE account_id IN (SELECT id FROM accounts WHERE wallet_address = ANY($1))', [wallets]);
     await db.query('DELETE FROM accounts WHERE wallet_address = ANY($1)', [wallets]);
     // A run deletes ~100k ledger rows; with autovacuum off (as on the dev box) the dead rows would stay
     // and slow every later run's inserts and key lookups, so reclaim them now.

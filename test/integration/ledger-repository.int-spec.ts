@@ -71,6 +71,16 @@ describe(LedgerRepository.name, () => {
     expect(await rows()).toHaveLength(2);
   });
 
+  it('writes only the new lines of a batch that overlaps one already written, and folds the newest balance', async () => {
+    const first = [line({ balanceAfterMicro: '4000000' }), line({ balanceAfterMicro: '3000000' })];
+    await sut.write(first, as('drainer-1'));
+    const next = [line({ balanceAfterMicro: '2000000' })];
+
+    expect(await sut.write([...first, ...next], as('drainer-1'))).toEqual({ inserted: 1, malformed: 0, fenced: true });
+    expect((await rows()).map((r: { balance_after: string }) => r.balance_after)).toEqual(['4.000000', '3.000000', '2.000000']);
+    expect(await balance()).toEqual({ b: '2.000000', s: seq });
+  });
+
   it('never writes a charge voided in the same batch, and folds the balance the void gave back', async () => {
     const kept = line({ balanceAfterMicro: '4000000' });
     const failed = line({ balanceAfterMicro: '3000000' });

@@ -2,6 +2,13 @@ import { PlatformSpine1763700000000 } from './migrations/1763700000000-platform-
 import { HlSnapshots1763800000000 } from './migrations/1763800000000-hl-snapshots';
 import { HolderTags1763900000000 } from './migrations/1763900000000-holder-tags';
 import { LedgerDrainFence1764000000000 } from './migrations/1764000000000-ledger-drain-fence';
+import { LedgerWithoutAccountFk1764100000000 } from './migrations/1764100000000-ledger-without-account-fk';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
-export const MIGRATIONS = [PlatformSpine1763700000000, HlSnapshots1763800000000, HolderTags1763900000000, LedgerDrainFence1764000000000];
+export const MIGRATIONS = [
+  PlatformSpine1763700000000,
+  HlSnapshots1763800000000,
+  HolderTags1763900000000,
+  LedgerDrainFence1764000000000,
+  LedgerWithoutAccountFk1764100000000,
+];
