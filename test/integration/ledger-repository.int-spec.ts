@@ -129,15 +129,6 @@ describe(LedgerRepository.name, () => {
     expect(await rows()).toEqual([]);
   });
 
-  it('takes the batch as the one text the outbox read returns, malformed lines included', async () => {
-    const good = [line({ balanceAfterMicro: '4000000' }), line({ balanceAfterMicro: '3000000' })];
-
-    const result = await sut.write([good[0], `charge|${accountId}|ref|e|x|1|0|0|1|1`, good[1]].join('\n'), as('drainer-1'));
-
-    expect(result).toEqual({ inserted: 2, malformed: 1, fenced: true });
-    expect(await balance()).toEqual({ b: '3.000000', s: seq });
-  });
-
   it('skips lines without the ledger shape and still writes the rest of the batch', async () => {
     const good = line();
 

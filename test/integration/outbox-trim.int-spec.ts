@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { READ_OUTBOX_HEAD_SCRIPT, TRIM_OUTBOX_HEAD_SCRIPT } from '../../src/common/billing/admission.scripts';
+import { TRIM_OUTBOX_HEAD_SCRIPT } from '../../src/common/billing/admission.scripts';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
@@ -25,18 +25,6 @@ describe.each([
   afterEach(async () => {
     await sut.del('outbox');
     await sut.close();
-  });
-
-  it('reads up to n head lines as one text, with the first and last line for the trim', async () => {
-    expect(await sut.run(READ_OUTBOX_HEAD_SCRIPT, ['outbox'], [3])).toEqual([3, 'a\nb\nc', 'a', 'c']);
-    expect(await sut.run(READ_OUTBOX_HEAD_SCRIPT, ['outbox'], [10])).toEqual([4, 'a\nb\nc\nd', 'a', 'd']);
-    expect(await sut.lrange('outbox', 0, -1)).toEqual(['a', 'b', 'c', 'd']);
-  });
-
-  it('reads [0] from an empty outbox', async () => {
-    await sut.del('outbox');
-
-    expect(await sut.run(READ_OUTBOX_HEAD_SCRIPT, ['outbox'], [10])).toEqual([0]);
   });
 
   it('trims the lines a drainer read and wrote when the head is unchanged', async () => {

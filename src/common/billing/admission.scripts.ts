@@ -296,29 +296,6 @@ return #KEYS - 1
   },
 };
 
-/** [number of lines, the lines joined by newlines, first line, last line]; just [0] for an empty outbox. */
-export type OutboxHead = [count: number, text?: string, first?: string, last?: string];
-
-/**
- * Reads up to `n` lines from the head of the outbox as one text, joined in Redis: the drain hands the text
- * to PostgreSQL as it is, so node never holds thousands of line strings (which lived through the write
- * and were promoted by the GC). The first and last lines come along for TRIM_OUTBOX_HEAD_SCRIPT.
- * KEYS: outbox. ARGV: n.
- */
-export const READ_OUTBOX_HEAD_SCRIPT: KvScript<OutboxHead> = {
-  name: 'read-outbox-head',
-  lua: `
-local lines = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
-if #lines == 0 then return {0} end
-return {#lines, table.concat(lines, '\\n'), lines[1], lines[#lines]}
-`,
-  local(data, [outbox], [n]) {
-    const lines = data.lrange(outbox, 0, Number(n) - 1);
-    if (lines.length === 0) return [0];
-    return [lines.length, lines.join('\n'), lines[0], lines[lines.length - 1]];
-  },
-};
-
 /**
  * Removes the first `count` outbox lines only if the head still is what the caller read (first and last
  * line): a drainer whose lease expired mid-batch cannot trim lines another drainer has not written yet.

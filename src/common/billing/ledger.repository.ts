@@ -49,7 +49,7 @@ const FOLD_AND_COUNT = `
      WHERE EXISTS (SELECT 1 FROM fence) AND a.id = n.account_id AND a.credit_epoch = n.epoch AND a.credit_seq < n.seq
   )
   SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM entries)::int AS valid,
-         (SELECT count(*) FROM lines)::int AS total, EXISTS (SELECT 1 FROM fence) AS fenced`;
+         EXISTS (SELECT 1 FROM fence) AS fenced`;
 
 const SKIP_WRITTEN = 'ON CONFLICT (type, reference_type, reference_id) DO NOTHING';
 
@@ -105,28 +105,25 @@ export class LedgerRepository {
     );
   }
 
-  /** `lines`: outbox lines, or their text joined by newlines as READ_OUTBOX_HEAD_SCRIPT returns it. */
-  async write(lines: readonly string[] | string, { outbox, token }: { outbox: string; token: string }): Promise<LedgerWriteResult> {
-    const text = typeof lines === 'string' ? lines : lines.join('\n');
+  async write(lines: string[], { outbox, token }: { outbox: string; token: string }): Promise<LedgerWriteResult> {
     try {
-      return await this.writeText(text, outbox, token);
+      return await this.writeLines(lines, outbox, token);
     } catch (error) {
       // Class 22 is "data exception" (a field that does not cast); anything else is a real failure.
       if ((error as { code?: string }).code?.startsWith('22') !== true) throw error;
-      const all = text.split('\n');
-      const wellFormed = all.filter((line) => parseLedgerEntry(line) !== null);
-      const result = await this.writeText(wellFormed.join('\n'), outbox, token);
-      return { ...result, malformed: all.length - wellFormed.length + result.malformed };
+      const wellFormed = lines.filter((line) => parseLedgerEntry(line) !== null);
+      const result = await this.writeLines(wellFormed, outbox, token);
+      return { ...result, malformed: lines.length - wellFormed.length + result.malformed };
     }
   }
 
-  private async writeText(text: string, outbox: string, token: string): Promise<LedgerWriteResult> {
-    if (text === '') return { inserted: 0, malformed: 0, fenced: true };
+  private async writeLines(lines: string[], outbox: string, token: string): Promise<LedgerWriteResult> {
+    if (lines.length === 0) return { inserted: 0, malformed: 0, fenced: true };
     // Most batches hold no void; their statement leaves the void steps out (planned for a handful of
     // voids, a DELETE joined to an empty set can still walk the whole reference index).
-    const withVoids = text.startsWith('void|') || text.includes('\nvoid|');
-    const params = [text, token, outbox];
-    let rows: Array<{ inserted: number; valid: number; total: number; fenced: boolean }>;
+    const withVoids = lines.some((line) => line.startsWith('void|'));
+    const params = [lines.join('\n'), token, outbox];
+    let rows: Array<{ inserted: number; valid: number; fenced: boolean }>;
     if (withVoids) rows = await this.db.query(WRITE_WITH_VOIDS, params);
     else {
       try {
@@ -137,7 +134,7 @@ export class LedgerRepository {
         rows = await this.db.query(WRITE, params);
       }
     }
-    const { inserted = 0, valid = 0, total = 0, fenced = false } = rows[0] ?? {};
-    return { inserted: Number(inserted), malformed: Number(total) - Number(valid), fenced: fenced === true };
+    const { inserted = 0, valid = 0, fenced = false } = rows[0] ?? {};
+    return { inserted: Number(inserted), malformed: lines.length - Number(valid), fenced: fenced === true };
   }
 }
