@@ -9,6 +9,7 @@ import { ApiKeyEntity } from './entities/api-key.entity';
 import { CreditTransactionEntity } from './entities/credit-transaction.entity';
 
 interface CallerRow {
+  key_hash: string;
   key_id: string;
   prefix: string;
   account_id: string;
@@ -25,27 +26,37 @@ interface CallerRow {
 export class AccountRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async findCallerByKeyHash(keyHash: string): Promise<ApiCaller | null> {
+  /**
+   * The callers of these active keys, by key hash; revoked and unknown hashes are simply absent. A join
+   * rather than `= ANY($1)`: with a thousand hashes and stale statistics, ANY turns into a scan that
+   * compares every row with every hash.
+   */
+  async findCallersByKeyHashes(keyHashes: string[]): Promise<Map<string, ApiCaller>> {
     const rows: CallerRow[] = await this.db.query(
-      `SELECT k.id AS key_id, k.prefix, a.id AS account_id, a.wallet_address, a.tier, a.credit_balance::text AS credit_balance,
-              a.credit_epoch, a.credit_period, a.reset_anchor_at
-         FROM api_keys k JOIN accounts a ON a.id = k.account_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [keyHash],
+      `SELECT k.key_hash, k.id AS key_id, k.prefix, a.id AS account_id, a.wallet_address, a.tier,
+              a.credit_balance::text AS credit_balance, a.credit_epoch, a.credit_period, a.reset_anchor_at
+         FROM unnest($1::bpchar[]) AS wanted(key_hash)
+         JOIN api_keys k ON k.key_hash = wanted.key_hash
+         JOIN accounts a ON a.id = k.account_id
+        WHERE k.revoked_at IS NULL`,
+      [keyHashes],
     );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      keyId: row.key_id,
-      keyPrefix: row.prefix,
-      accountId: row.account_id,
-      walletAddress: row.wallet_address,
-      tier: row.tier,
-      resetAnchorAt: new Date(row.reset_anchor_at),
-      creditSeedMicro: creditsToMicro(row.credit_balance),
-      creditEpoch: Number(row.credit_epoch),
-      creditPeriod: Number(row.credit_period),
-    };
+    return new Map(
+      rows.map((row) => [
+        row.key_hash,
+        {
+          keyId: row.key_id,
+          keyPrefix: row.prefix,
+          accountId: row.account_id,
+          walletAddress: row.wallet_address,
+          tier: row.tier,
+          resetAnchorAt: new Date(row.reset_anchor_at),
+          creditSeedMicro: creditsToMicro(row.credit_balance),
+          creditEpoch: Number(row.credit_epoch),
+          creditPeriod: Number(row.credit_period),
+        },
+      ]),
+    );
   }
 
   /** Batched off the hot path: one statement for every key used since the last flush. */

@@ -6,16 +6,23 @@ import { AccountRepository } from './account.repository';
 import { API_KEY_PATTERN, hashApiKey } from './api-key-format';
 
 const MAX_ENTRIES = 50_000;
+/** Keys per refresh query. */
+const REFRESH_CHUNK = 1_000;
 
 interface CacheEntry {
   caller: ApiCaller | null;
+  keyHash: string;
   expiresAt: number;
+  /** Used since it was (re)loaded: only such entries are refreshed ahead of their expiry. */
+  used: boolean;
 }
 
 /**
  * Resolves x-api-key to its caller with no database query on the hot path: hits and misses are kept in
  * memory for API_KEY_CACHE_TTL_MS (at most 5 s, so a revoked key stops working on every replica within
  * that), concurrent misses for one key share one query, and last-used times are written in batches.
+ * Keys in use are re-read ahead of their expiry, all in one query per half TTL, rather than one query per
+ * key per TTL on the request path (520 busy keys and a 2 s TTL made 260 queries a second).
  */
 @Injectable()
 export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
@@ -24,6 +31,8 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   private readonly loading = new Map<string, Promise<ApiCaller | null>>();
   private lastUsed = new Map<string, Date>();
   private touchTimer?: NodeJS.Timeout;
+  private refreshTimer?: NodeJS.Timeout;
+  private refreshing = false;
   private readonly ttlMs: number;
 
   constructor(
@@ -36,10 +45,13 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   onModuleInit() {
     this.touchTimer = setInterval(() => void this.flushLastUsed(), this.config.get('apiKeys.touchIntervalMs', { infer: true }));
     this.touchTimer.unref();
+    this.refreshTimer = setInterval(() => void this.refreshInUse(), this.ttlMs / 2);
+    this.refreshTimer.unref();
   }
 
   async beforeApplicationShutdown() {
     clearInterval(this.touchTimer);
+    clearInterval(this.refreshTimer);
     await this.flushLastUsed();
   }
 
@@ -48,7 +60,13 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
     const now = Date.now();
     // Keyed by the presented key, so a hit costs no hashing; only the hash ever reaches the database.
     const hit = this.entries.get(plaintextKey);
-    const caller = hit && hit.expiresAt > now ? hit.caller : await this.load(plaintextKey);
+    let caller: ApiCaller | null;
+    if (hit && hit.expiresAt > now) {
+      hit.used = true;
+      caller = hit.caller;
+    } else {
+      caller = await this.load(plaintextKey);
+    }
     if (caller) this.lastUsed.set(caller.keyId, new Date(now));
     return caller;
   }
@@ -56,18 +74,55 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   private load(plaintextKey: string): Promise<ApiCaller | null> {
     let pending = this.loading.get(plaintextKey);
     if (!pending) {
+      const keyHash = hashApiKey(plaintextKey);
+      const readAt = Date.now();
       pending = this.accounts
-        .findCallerByKeyHash(hashApiKey(plaintextKey))
-        .then((caller) => {
+        .findCallersByKeyHashes([keyHash])
+        .then((found) => {
+          const caller = found.get(keyHash) ?? null;
           if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
           this.entries.delete(plaintextKey);
-          this.entries.set(plaintextKey, { caller, expiresAt: Date.now() + this.ttlMs });
+          this.entries.set(plaintextKey, { caller, keyHash, expiresAt: readAt + this.ttlMs, used: false });
           return caller;
         })
         .finally(() => this.loading.delete(plaintextKey));
       this.loading.set(plaintextKey, pending);
     }
     return pending;
+  }
+
+  /**
+   * Re-reads every known key used since its last read (every half TTL, so well before it expires), so
+   * busy keys never wait for the database. Expired entries go. Freshness counts from when the query was sent:
+   * a revocation committed after that is caught by the next round, still within the TTL.
+   */
+  async refreshInUse(): Promise<void> {
+    if (this.refreshing) return;
+    this.refreshing = true;
+    try {
+      const now = Date.now();
+      const due: Array<[string, CacheEntry]> = [];
+      for (const [key, entry] of this.entries) {
+        if (entry.expiresAt <= now) this.entries.delete(key);
+        else if (entry.used && entry.caller) due.push([key, entry]);
+      }
+      for (let i = 0; i < due.length; i += REFRESH_CHUNK) await this.refresh(due.slice(i, i + REFRESH_CHUNK));
+    } catch (error) {
+      // The entries simply expire, and requests load them one by one as before.
+      this.logger.warn(`API-key refresh failed: ${(error as Error).message}`);
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  private async refresh(due: Array<[string, CacheEntry]>): Promise<void> {
+    const readAt = Date.now();
+    const found = await this.accounts.findCallersByKeyHashes(due.map(([, entry]) => entry.keyHash));
+    for (const [key, entry] of due) {
+      // A request may have reloaded the key meanwhile; its entry is at least as fresh as this one.
+      if (this.entries.get(key) !== entry) continue;
+      this.entries.set(key, { caller: found.get(entry.keyHash) ?? null, keyHash: entry.keyHash, expiresAt: readAt + this.ttlMs, used: false });
+    }
   }
 
   async flushLastUsed(): Promise<void> {
