@@ -5,7 +5,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
-import { assignRequestId } from './common/http/request-state';
+import { REQUEST_ID_HEADER, requestState } from './common/http/request-state';
 import { AppConfig } from './config/app.config';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -18,14 +18,16 @@ export async function createApp(config: AppConfig, options: { logger?: boolean }
   const logger = options.logger === false ? false : LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1);
   const module = AppModule.register(config);
   let app: INestApplication;
-  // The request id is assigned by each adapter's native first hook: a Nest middleware would run through
+  // Every request gets its id and X-Request-Id header before anything else runs (unknown routes and guard
+  // failures included), in each adapter's native first hook: a Nest middleware would run through
   // @fastify/middie on Fastify, a measurable per-request cost (docs/benchmarks.md).
   if (config.http.adapter === 'fastify') {
     // Requests end within node's 300 s default, as on Express. No Nest middleware exists (the request id is
     // a Fastify hook below), so @fastify/middie would only cost every request a pass through its runner.
     const fastify = new FastifyAdapter({ trustProxy: true, requestTimeout: 300_000, skipMiddie: true });
     fastify.getInstance().addHook('onRequest', (request, reply, done) => {
-      assignRequestId(request.raw, reply.raw);
+      // On the reply, not reply.raw: Fastify then writes all headers in one pass (see setResponseHeaders).
+      reply.header(REQUEST_ID_HEADER, requestState(request.raw).requestId);
       done();
     });
     app = await NestFactory.create(module, fastify, { logger });
@@ -35,7 +37,7 @@ export async function createApp(config: AppConfig, options: { logger?: boolean }
     express.set('etag', false);
     express.disable('x-powered-by');
     express.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
-      assignRequestId(req, res);
+      res.setHeader(REQUEST_ID_HEADER, requestState(req).requestId);
       next();
     });
     app = await NestFactory.create(module, express, { logger });

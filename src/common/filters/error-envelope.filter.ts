@@ -4,7 +4,7 @@ import { AdmissionService } from '../billing/admission.service';
 import { microToCredits } from '../billing/credit-units';
 import { AppError } from '../errors/app-error';
 import { ERROR_STATUS, ErrorCode, errorCodeForStatus } from '../errors/error-code';
-import { requestState } from '../http/request-state';
+import { REQUEST_ID_HEADER, requestState } from '../http/request-state';
 import { setResponseHeaders } from '../http/response-headers';
 
 interface ErrorBody {
@@ -35,9 +35,9 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     // A call admitted and then failed (validation, handler) is refunded before its error goes out: never billed.
     if (state.admission) await this.admissions.settleFailure(state.admission, state.requestId);
     const balance = state.admission?.balanceMicro;
-    setResponseHeaders(res, {
+    setResponseHeaders(this.adapterHost.httpAdapter, res, {
       ...headers,
-      'X-Request-Id': state.requestId,
+      [REQUEST_ID_HEADER]: state.requestId,
       'X-Credits-Cost': '0',
       ...(balance ? { 'X-Credits-Remaining': microToCredits(balance) } : {}),
     });

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { AdmitStatus } from '../billing/admission.scripts';
 import { AdmissionResult, AdmissionService } from '../billing/admission.service';
 import { creditCostOf } from '../billing/credit-costs';
@@ -19,6 +19,7 @@ export class AdmissionGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly admissions: AdmissionService,
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -44,7 +45,7 @@ export class AdmissionGuard implements CanActivate {
     const balance = result.admission.balanceMicro;
     if (result.status !== AdmitStatus.RATE_LIMITED && balance !== null) headers['X-Credits-Remaining'] = microToCredits(balance);
     if (result.status === AdmitStatus.ADMITTED) headers['X-Credits-Cost'] = microToCredits(result.admission.costMicro);
-    setResponseHeaders(http.getResponse(), headers);
+    setResponseHeaders(this.adapterHost.httpAdapter, http.getResponse(), headers);
     if (result.status === AdmitStatus.RATE_LIMITED) {
       const retryAfter = Math.max(1, result.resetAt - Math.floor(nowMs / 1000));
       throw new AppError(ErrorCode.RATE_LIMITED, `rate limit of ${result.limit} requests per minute exceeded`, {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import { ApiCaller } from '../auth/api-caller';
 import { EndpointName } from '../billing/credit-costs';
 
@@ -59,10 +59,5 @@ export function requestState(req: unknown): RequestState {
   return state;
 }
 
-/**
- * Gives a request its id and the X-Request-Id header before anything else runs (unknown routes and
- * guard failures included). Registered by app.factory.ts as each adapter's own first hook.
- */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader('X-Request-Id', requestState(req).requestId);
-}
+/** The X-Request-Id header, set by each adapter's own first hook (app.factory.ts) from requestState's id. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';

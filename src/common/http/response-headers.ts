@@ -1,11 +1,11 @@
-import { ServerResponse } from 'node:http';
+import { HttpServer } from '@nestjs/common';
 
 /**
- * Headers go onto the node response underneath the adapter's (Express' res is one, Fastify's reply
- * keeps it in `.raw`); both adapters merge them into what they finally write.
+ * Headers go through the adapter: Fastify keeps them on its reply and writes them with the status line in
+ * one pass (node's raw setHeader would make it merge two header sets on every response); Express sets
+ * them on its response. Nothing is set once the response has gone.
  */
-export function setResponseHeaders(res: unknown, headers: Readonly<Record<string, string | number>>): void {
-  const raw = ((res as { raw?: ServerResponse }).raw ?? res) as ServerResponse;
-  if (raw.headersSent) return;
-  for (const [name, value] of Object.entries(headers)) raw.setHeader(name, String(value));
+export function setResponseHeaders(adapter: HttpServer, res: unknown, headers: Readonly<Record<string, string | number>>): void {
+  if (adapter.isHeadersSent(res)) return;
+  for (const name in headers) adapter.setHeader(res, name, String(headers[name]));
 }
