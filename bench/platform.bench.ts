@@ -3,9 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import Redis from 'ioredis';
-import { Client } from 'pg';
 import { killAll, startServer, ServerHandle } from './lib/children';
+import { cleanUpRun } from './lib/cleanup';
 import { measure } from './lib/load';
 import { printTable, ratios, Row, writeResults } from './lib/report';
 
@@ -135,35 +134,6 @@ async function benchBare(body: string | undefined, rows: Row[]): Promise<void> {
   }
 }
 
-/** Leaves the shared test database and Redis as they were: only this run's accounts and prefix go. */
-async function cleanUp(wallets: string[]): Promise<void> {
-  if (process.env.BENCH_KEEP_DATA === '1') return;
-  const redis = new Redis(SETTINGS.redisUrl, { maxRetriesPerRequest: 2 });
-  try {
-    let cursor = '0';
-    do {
-      const [nextCursor, found] = await redis.scan(cursor, 'MATCH', `${RUN_PREFIX}*`, 'COUNT', 1000);
-      if (found.length > 0) await redis.unlink(...found);
-      cursor = nextCursor;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-  if (wallets.length === 0) return;
-  const db = new Client({ connectionString: SETTINGS.databaseUrl });
-  await db.connect();
-  try {
-    // The ledger keeps no foreign key to accounts (it is history); api_keys and usage_counters cascade.
-    await db.query('DELETE FROM credit_transactions WHERE account_id IN (SELECT id FROM accounts WHERE wallet_address = ANY($1))', [wallets]);
-    await db.query('DELETE FROM accounts WHERE wallet_address = ANY($1)', [wallets]);
-    // A run deletes ~100k ledger rows; with autovacuum off (as on the dev box) the dead rows would stay
-    // and slow every later run's inserts and key lookups, so reclaim them now.
-    await db.query('VACUUM (ANALYZE) credit_transactions, usage_counters, api_keys, accounts');
-  } finally {
-    await db.end();
-  }
-}
-
 /** Problems that make the figures meaningless: any failed request, or a key pool too small for the rate. */
 function problems(rows: Row[]): string[] {
   const found: string[] = [];
@@ -204,7 +174,7 @@ async function main(): Promise<void> {
     await section('bare', () => benchBare(fastifyBody ?? expressBody, rows));
   } finally {
     killAll();
-    await cleanUp(wallets).catch((error: unknown) => process.stderr.write(`cleanup failed: ${(error as Error).message}\n`));
+    await cleanUpRun({ redisUrl: SETTINGS.redisUrl, databaseUrl: SETTINGS.databaseUrl, prefix: RUN_PREFIX, wallets }).catch((error: unknown) => process.stderr.write(`cleanup failed: ${(error as Error).message}\n`));
   }
   if (rows.length === 0) return void (process.exitCode = 1);
 

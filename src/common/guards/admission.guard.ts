@@ -2,9 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { AdmitStatus } from '../billing/admission.scripts';
 import { AdmissionResult, AdmissionService } from '../billing/admission.service';
-import { creditCostOf } from '../billing/credit-costs';
 import { microToCredits } from '../billing/credit-units';
-import { Endpoint, PublicApi } from '../decorators/public-endpoint.decorator';
+import { publicRouteOf } from '../decorators/public-endpoint.decorator';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
 import { requestState } from '../http/request-state';
@@ -23,17 +22,15 @@ export class AdmissionGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!this.reflector.get(PublicApi, context.getClass())) return true;
-    const endpoint = this.reflector.get(Endpoint, context.getHandler());
-    // Fail closed: a public route without a credit-table entry is a programming error, not a free call.
-    if (!endpoint) throw new Error(`public route ${context.getClass().name}.${context.getHandler().name} has no @PublicEndpoint`);
+    const route = publicRouteOf(this.reflector, context);
+    if (!route) return true;
     const http = context.switchToHttp();
     const state = requestState(http.getRequest());
     const nowMs = Date.now();
     const result = await this.admissions.admit({
       caller: state.caller!,
-      endpoint,
-      cost: creditCostOf(endpoint),
+      endpoint: route.endpoint,
+      cost: route.cost,
       requestId: state.requestId,
       nowMs,
     });

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiCallerCache } from '../../modules/account/api-caller.cache';
-import { PublicApi } from '../decorators/public-endpoint.decorator';
+import { publicRouteOf } from '../decorators/public-endpoint.decorator';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
 import { requestState } from '../http/request-state';
@@ -15,7 +15,7 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!this.reflector.get(PublicApi, context.getClass())) return true;
+    if (!publicRouteOf(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined> }>();
     const header = req.headers['x-api-key'];
     const caller = await this.callers.resolve(typeof header === 'string' ? header.trim() : undefined);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Socket } from 'node:net';
-import Redis from 'ioredis';
+import Redis, { Command } from 'ioredis';
 import { KvArg, KvScript, KvStore } from './kv-store';
 
 /** Most script calls per coalesced write (see coalesceWrite). */
@@ -25,18 +25,32 @@ export class RedisKvStore implements KvStore {
   }
 
   async run<T>(script: KvScript<T>, keys: string[], args: KvArg[]): Promise<T> {
-    if (this.coalesceWrites) this.coalesceWrite();
     let sha = this.shas.get(script.name);
     if (!sha) {
       sha = createHash('sha1').update(script.lua).digest('hex');
       this.shas.set(script.name, sha);
     }
     try {
-      return (await this.client.evalsha(sha, keys.length, ...keys, ...args)) as T;
+      return (await this.evalsha(sha, keys, args)) as T;
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       return (await this.client.eval(script.lua, keys.length, ...keys, ...args)) as T;
     }
+  }
+
+  /**
+   * EVALSHA as one ready-made ioredis Command with the keys already prefixed: the generic command method
+   * would look up where the keys of EVALSHA are, on every call, to prefix them. Auto-pipelining (which only
+   * the generic method does) keeps the generic path.
+   */
+  private evalsha(sha: string, keys: string[], args: KvArg[]): Promise<unknown> {
+    if (!this.coalesceWrites) return this.client.evalsha(sha, keys.length, ...keys, ...args);
+    this.coalesceWrite();
+    const prefix = this.client.options.keyPrefix ?? '';
+    const argv: KvArg[] = [sha, keys.length];
+    for (const key of keys) argv.push(prefix + key);
+    for (const arg of args) argv.push(arg);
+    return this.client.sendCommand(new Command('evalsha', argv, { replyEncoding: 'utf8' })) as Promise<unknown>;
   }
 
   /**

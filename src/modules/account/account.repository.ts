@@ -60,9 +60,10 @@ export class AccountRepository {
   }
 
   /** Batched off the hot path: one statement for every key used since the last flush. */
-  async touchKeys(lastUsed: Map<string, Date>): Promise<void> {
+  /** lastUsed: key id -> epoch ms of its latest use. */
+  async touchKeys(lastUsed: Map<string, number>): Promise<void> {
     if (lastUsed.size === 0) return;
-    const payload = JSON.stringify([...lastUsed].map(([id, at]) => ({ id, at: at.toISOString() })));
+    const payload = JSON.stringify([...lastUsed].map(([id, atMs]) => ({ id, at: new Date(atMs).toISOString() })));
     await this.db.query(
       `UPDATE api_keys k SET last_used_at = v.at
          FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, at timestamptz)

@@ -29,7 +29,8 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(ApiCallerCache.name);
   private readonly entries = new Map<string, CacheEntry>();
   private readonly loading = new Map<string, Promise<ApiCaller | null>>();
-  private lastUsed = new Map<string, Date>();
+  /** Key id -> epoch ms of its latest use since the last flush (a number: no Date per request). */
+  private lastUsed = new Map<string, number>();
   private touchTimer?: NodeJS.Timeout;
   private refreshTimer?: NodeJS.Timeout;
   private refreshing = false;
@@ -67,7 +68,7 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
     } else {
       caller = await this.load(plaintextKey);
     }
-    if (caller) this.lastUsed.set(caller.keyId, new Date(now));
+    if (caller) this.lastUsed.set(caller.keyId, now);
     return caller;
   }
 
