@@ -124,6 +124,12 @@ describe('Exchange-chain analytics reads (/hl)', () => {
         const data = await ok('/hl/prices/mids');
         expect(data).toEqual({ mids: { ...SEED_MIDS, HYPE: '25.01' } });
       });
+
+      it('is sent as JSON although it is served from text serialised once per refresh', async () => {
+        const res = await call('/hl/prices/mids');
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+      });
     });
 
     describe('GET /hl/perp/holders', () => {

@@ -1,4 +1,5 @@
 import { METHOD_METADATA } from '@nestjs/common/constants';
+import { JsonText } from '../http/json-text';
 
 export interface Envelope<T> {
   code: '0';
@@ -23,8 +24,11 @@ export function Enveloped(): ClassDecorator {
       const original = proto[name];
       if (name === 'constructor' || typeof original !== 'function' || Reflect.getMetadata(METHOD_METADATA, original) === undefined) continue;
       const handler = original as (...args: unknown[]) => unknown;
-      const wrapped = async function (this: unknown, ...args: unknown[]): Promise<Envelope<unknown>> {
-        return { code: '0', msg: 'success', data: (await handler.apply(this, args)) ?? null };
+      const wrapped = async function (this: unknown, ...args: unknown[]): Promise<Envelope<unknown> | string> {
+        const data = await handler.apply(this, args);
+        // Already serialised (see JsonText): the envelope's text, built once per value.
+        if (data instanceof JsonText) return data.enveloped();
+        return { code: '0', msg: 'success', data: data ?? null };
       };
       // Route, Swagger, guard and parameter metadata live on the handler function itself: carry all of it over.
       for (const key of Reflect.getMetadataKeys(original)) Reflect.defineMetadata(key, Reflect.getMetadata(key, original), wrapped);

@@ -1,5 +1,6 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
+import { AnswersJsonText } from '../../common/http/json-text';
 import { PublicApiController, PublicEndpoint } from '../../common/decorators/public-endpoint.decorator';
 import { LiquidationMapDto } from './dto/liquidation-map.dto';
 import { LiquidationMapQueryDto } from './dto/liquidation-map.query.dto';
@@ -16,6 +17,7 @@ export class HlMarketController {
   @Get('prices/mids')
   @PublicEndpoint('hl.prices.mids', 'Mid prices of every listed coin', { validates: false })
   @ApiEnvelope(MidsDto, { description: 'Read from the mids poller\'s table; each replica caches the map for about 1 s. Empty before the first poll.' })
+  @AnswersJsonText()
   getMids() {
     return this.market.getMids();
   }

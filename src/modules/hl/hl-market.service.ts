@@ -3,6 +3,7 @@ import { Decimal, toDecimalString } from '../../common/decimal/decimal';
 import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
 import { LiquidationMapDto } from './dto/liquidation-map.dto';
 import { LiquidationMapQueryDto } from './dto/liquidation-map.query.dto';
+import { JsonText } from '../../common/http/json-text';
 import { MidsDto } from './dto/mids.dto';
 import { TrendingDto, TrendingItemDto, TrendingListDto } from './dto/trending.dto';
 import { TrendingQueryDto } from './dto/trending.query.dto';
@@ -24,7 +25,7 @@ type TrendingLists = Record<'spot' | 'perp', TrendingItemDto[]>;
 @Injectable()
 export class HlMarketService {
   private readonly logger = new Logger(HlMarketService.name);
-  /** The whole response body, built once per refresh: the hot path hands out the same object. */
+  /** The whole response data, built and serialised once per refresh: the hot path hands out the same text. */
   private readonly mids = new CachedValue(() => this.loadMids(), {
     ttlMs: MIDS_TTL_MS,
     maxStaleMs: MIDS_MAX_STALE_MS,
@@ -40,7 +41,8 @@ export class HlMarketService {
     private readonly trendingRows: HlTrendingRepository,
   ) {}
 
-  getMids(): MidsDto | Promise<MidsDto> {
+  /** MidsDto as JSON text. */
+  getMids(): JsonText | Promise<JsonText> {
     return this.mids.get();
   }
 
@@ -78,10 +80,11 @@ export class HlMarketService {
     return body;
   }
 
-  private async loadMids(): Promise<MidsDto> {
+  private async loadMids(): Promise<JsonText> {
     const mids: Record<string, string> = {};
     for (const { coin, mid } of await this.markets.listMids()) mids[coin] = toDecimalString(mid);
-    return { mids };
+    const data: MidsDto = { mids };
+    return JsonText.of(data);
   }
 
   /** A period's ranked lists are small and fixed per snapshot: loaded once, then sliced per request. */
