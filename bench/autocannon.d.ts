@@ -39,6 +39,11 @@ declare module 'autocannon' {
     requests: Histogram & { sent: number };
   }
 
-  function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;
+  /** The run: a promise of its result, and an emitter of 'start' (clients built, sampling begins). */
+  interface AutocannonRun extends Promise<AutocannonResult> {
+    once(event: 'start', listener: () => void): this;
+  }
+
+  function autocannon(options: AutocannonOptions): AutocannonRun;
   export = autocannon;
 }

@@ -25,7 +25,7 @@ const SETTINGS = {
   warmupS: num('BENCH_WARMUP', 3),
   connections: num('BENCH_CONNECTIONS', 50),
   // Upper bound used only to size the key pool (see keyCount); a faster machine needs a higher value.
-  maxRps: num('BENCH_MAX_RPS', 20_000),
+  maxRps: num('BENCH_MAX_RPS', 40_000),
   // BENCH_ADAPTERS=fastify measures one adapter only (quicker when working on one of them).
   adapters: (process.env.BENCH_ADAPTERS || 'express,fastify').split(','),
   serverCore: 0,
@@ -134,15 +134,24 @@ async function benchBare(body: string | undefined, rows: Row[]): Promise<void> {
   }
 }
 
+/**
+ * Calls on the busiest key of a billed run. Every connection walks the key list from its start, in the
+ * warm-up and again in the measured run, so the first keys get one round of all connections more than
+ * the mean in each; the probe adds one call on the first key.
+ */
+function busiestKeyCalls(r: Row): number {
+  const rounds = (requests: number) => Math.ceil(requests / SETTINGS.connections / keyCount);
+  return SETTINGS.connections * (rounds(r.warmupTotal) + rounds(r.total)) + 1;
+}
+
 /** Problems that make the figures meaningless: any failed request, or a key pool too small for the rate. */
 function problems(rows: Row[]): string[] {
   const found: string[] = [];
   for (const r of rows) {
     if (r.non2xx > 0) found.push(`${r.variant} on ${r.adapter}: ${r.non2xx} non-2xx responses (status codes ${JSON.stringify(r.statusCodes)})`);
     if (r.errors + r.timeouts > 0) found.push(`${r.variant} on ${r.adapter}: ${r.errors} errors, ${r.timeouts} timeouts`);
-    const perKey = (r.total + r.warmupTotal) / keyCount;
-    if (r.variant === 'billed' && perKey > TIER_RPM) {
-      found.push(`${r.variant} on ${r.adapter}: ${perKey.toFixed(0)} requests per key may exceed ${TIER_RPM}/min; raise BENCH_MAX_RPS`);
+    if (r.variant === 'billed' && busiestKeyCalls(r) > TIER_RPM) {
+      found.push(`${r.variant} on ${r.adapter}: up to ${busiestKeyCalls(r)} requests on one key may exceed ${TIER_RPM}/min; raise BENCH_MAX_RPS`);
     }
   }
   return found;
