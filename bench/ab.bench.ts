@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import autocannon = require('autocannon');
 import { killAll, ServerHandle, startServer } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
+import { processCpu } from './lib/load';
 
 /**
  * `npm run bench:ab -- <checkout A> <checkout B> [rounds]`: which of two versions of the app costs less per
@@ -31,13 +31,6 @@ function parseSide(spec: string): Side {
   const [dir, ...assignments] = spec.split('#');
   const env = Object.fromEntries(assignments.map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]));
   return { label: spec, dir: resolve(dir), env };
-}
-
-/** User and system CPU of a process so far, in ms (Linux clock ticks of 10 ms). */
-function cpuMs(pid: number): { user: number; system: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
 function load(server: ServerHandle, durationS: number): ReturnType<typeof autocannon> {
@@ -74,14 +67,14 @@ async function round(first: Side, second: Side): Promise<Map<Side, Figures>> {
     servers.push(await startSide(first, prefixes[0]));
     servers.push(await startSide(second, prefixes[1]));
     await Promise.all(servers.map((s) => load(s, WARMUP_S)));
-    const before = servers.map((s) => cpuMs(s.pid));
+    const before = servers.map((s) => processCpu(s.pid));
     const results = await Promise.all(servers.map((s) => load(s, DURATION_S)));
-    const after = servers.map((s) => cpuMs(s.pid));
+    const after = servers.map((s) => processCpu(s.pid));
     const figures = new Map<Side, Figures>();
     [first, second].forEach((side, i) => {
       const requests = results[i].requests.total;
-      const userUs = ((after[i].user - before[i].user) * 1000) / requests;
-      const systemUs = ((after[i].system - before[i].system) * 1000) / requests;
+      const userUs = ((after[i].user - before[i].user) * 1e6) / requests;
+      const systemUs = ((after[i].system - before[i].system) * 1e6) / requests;
       figures.set(side, { usPerReq: userUs + systemUs, userUs, systemUs, requests, non2xx: results[i].non2xx + results[i].errors });
     });
     return figures;

@@ -42,11 +42,17 @@ export interface Measurement {
 // Linux reports per-process CPU in clock ticks; USER_HZ is 100 on every mainstream kernel.
 const CLOCK_TICKS_PER_S = 100;
 
-function processCpuSeconds(pid: number): number {
+/** User and system CPU a process has used so far, in seconds. */
+export function processCpu(pid: number): { user: number; system: number } {
   // Fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+  return { user: Number(fields[11]) / CLOCK_TICKS_PER_S, system: Number(fields[12]) / CLOCK_TICKS_PER_S };
+}
+
+function processCpuSeconds(pid: number): number {
+  const { user, system } = processCpu(pid);
+  return user + system;
 }
 
 /**
