@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import autocannon = require('autocannon');
 import { killAll, ServerHandle, startServer } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
-import { processCpu } from './lib/load';
+import { primeKeys, processCpu } from './lib/load';
 
 /**
  * `npm run bench:ab -- <checkout A> <checkout B> [rounds]`: which of two versions of the app costs less per
@@ -66,6 +66,7 @@ async function round(first: Side, second: Side): Promise<Map<Side, Figures>> {
   try {
     servers.push(await startSide(first, prefixes[0]));
     servers.push(await startSide(second, prefixes[1]));
+    await Promise.all(servers.map((s) => primeKeys(`http://127.0.0.1:${s.ready.port}${PATH}`, s.ready.keys ?? [])));
     await Promise.all(servers.map((s) => load(s, WARMUP_S)));
     const before = servers.map((s) => processCpu(s.pid));
     const results = await Promise.all(servers.map((s) => load(s, DURATION_S)));

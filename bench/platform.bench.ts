@@ -137,11 +137,11 @@ async function benchBare(body: string | undefined, rows: Row[]): Promise<void> {
 /**
  * Calls on the busiest key of a billed run. Every connection walks the key list from its start, in the
  * warm-up and again in the measured run, so the first keys get one round of all connections more than
- * the mean in each; the probe adds one call on the first key.
+ * the mean in each; the probe adds one call on the first key, and the priming one on each key.
  */
 function busiestKeyCalls(r: Row): number {
   const rounds = (requests: number) => Math.ceil(requests / SETTINGS.connections / keyCount);
-  return SETTINGS.connections * (rounds(r.warmupTotal) + rounds(r.total)) + 1;
+  return SETTINGS.connections * (rounds(r.warmupTotal) + rounds(r.total)) + 2;
 }
 
 /** Problems that make the figures meaningless: any failed request, or a key pool too small for the rate. */

@@ -55,8 +55,30 @@ function processCpuSeconds(pid: number): number {
   return user + system;
 }
 
+const PRIME_CONCURRENCY = 16;
+
 /**
- * One warm-up run (JIT, key cache, connection pools; discarded) then the measured run, both with
+ * One call per key before any load, each checked for a 2xx: the run then starts from every key's steady
+ * state (caller cached, the account's live balance seeded in Redis), as a production key is after its
+ * first call. Without it the warm-up, whose connections all walk the key list from the top together,
+ * reached only the first few hundred keys; the rest met their first call in the measured run, 50 at once,
+ * and each of those took the admission's slow path (a second script call).
+ */
+export async function primeKeys(url: string, keys: string[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < keys.length) {
+      const key = keys[next++];
+      const response = await fetch(url, { headers: { 'x-api-key': key } });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`priming call for key ${key.slice(0, 12)}… answered ${response.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: PRIME_CONCURRENCY }, worker));
+}
+
+/**
+ * Primes the keys (primeKeys), then one warm-up run (JIT, key cache, connection pools; discarded) then the measured run, both with
  * pipelining 1 so every request waits for its response like a real client. The keys are prebuilt as
  * separate requests rather than set in setupRequest, so autocannon never rebuilds a request buffer and
  * the load generator's own cost per request stays as low as for the key-less variants.
@@ -72,6 +94,7 @@ export async function measure(options: LoadOptions): Promise<Measurement> {
     timeout: 10,
     ...(options.keys ? { requests: options.keys.map((key) => ({ method: 'GET', path, headers: { 'x-api-key': key } })) } : {}),
   });
+  if (options.keys) await primeKeys(options.url, options.keys);
   const warm = await autocannon({ ...base(), duration: options.warmupS });
   // CPU is counted from autocannon's 'start': building one request per key for each connection first takes
   // the load generator a good part of a second, in which the server has nothing to do.

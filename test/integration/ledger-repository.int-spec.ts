@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { formatLedgerEntry, LedgerEntry } from '../../src/common/billing/ledger-entry';
+import { formatLedgerEntry, LedgerEntry, OutboxBatch } from '../../src/common/billing/ledger-entry';
 import { LedgerRepository } from '../../src/common/billing/ledger.repository';
 import { openTestDb } from '../support/test-db';
 
 describe(LedgerRepository.name, () => {
   let db: DataSource;
   let sut: LedgerRepository;
+  const write = (lines: string[], fence: { outbox: string; token: string }) => sut.write(OutboxBatch.of(lines), fence);
   let accountId: string;
   let seq = 0;
   // Each test drains its own outbox, so tests (and other suites on this database) never fence each other.
@@ -54,7 +55,7 @@ describe(LedgerRepository.name, () => {
   it('writes charges as rows with decimal amounts and folds the newest balance into the account', async () => {
     const charges = [line({ balanceAfterMicro: '4000000' }), line({ balanceAfterMicro: '3000000' })];
 
-    expect(await sut.write(charges, as('drainer-1'))).toEqual({ inserted: 2, malformed: 0, fenced: true });
+    expect(await write(charges, as('drainer-1'))).toEqual({ inserted: 2, malformed: 0, fenced: true });
 
     expect(await rows()).toEqual([
       { type: 'charge', reference_id: charges[0].split('|')[2], amount: '-1.000000', balance_after: '4.000000' },
@@ -65,18 +66,18 @@ describe(LedgerRepository.name, () => {
 
   it('writes a line read twice only once', async () => {
     const charges = [line(), line()];
-    await sut.write(charges, as('drainer-1'));
+    await write(charges, as('drainer-1'));
 
-    expect(await sut.write(charges, as('drainer-1'))).toMatchObject({ inserted: 0, fenced: true });
+    expect(await write(charges, as('drainer-1'))).toMatchObject({ inserted: 0, fenced: true });
     expect(await rows()).toHaveLength(2);
   });
 
   it('writes only the new lines of a batch that overlaps one already written, and folds the newest balance', async () => {
     const first = [line({ balanceAfterMicro: '4000000' }), line({ balanceAfterMicro: '3000000' })];
-    await sut.write(first, as('drainer-1'));
+    await write(first, as('drainer-1'));
     const next = [line({ balanceAfterMicro: '2000000' })];
 
-    expect(await sut.write([...first, ...next], as('drainer-1'))).toEqual({ inserted: 1, malformed: 0, fenced: true });
+    expect(await write([...first, ...next], as('drainer-1'))).toEqual({ inserted: 1, malformed: 0, fenced: true });
     expect((await rows()).map((r: { balance_after: string }) => r.balance_after)).toEqual(['4.000000', '3.000000', '2.000000']);
     expect(await balance()).toEqual({ b: '2.000000', s: seq });
   });
@@ -85,7 +86,7 @@ describe(LedgerRepository.name, () => {
     const kept = line({ balanceAfterMicro: '4000000' });
     const failed = line({ balanceAfterMicro: '3000000' });
 
-    await sut.write([kept, failed, voidOf(failed, { balanceAfterMicro: '4000000' })], as('drainer-1'));
+    await write([kept, failed, voidOf(failed, { balanceAfterMicro: '4000000' })], as('drainer-1'));
 
     expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([kept.split('|')[2]]);
     expect((await balance()).b).toBe('4.000000');
@@ -94,18 +95,18 @@ describe(LedgerRepository.name, () => {
   it('deletes a charge written by an earlier batch when its void arrives later', async () => {
     const kept = line();
     const failed = line();
-    await sut.write([kept, failed], as('drainer-1'));
+    await write([kept, failed], as('drainer-1'));
 
-    await sut.write([voidOf(failed)], as('drainer-1'));
+    await write([voidOf(failed)], as('drainer-1'));
 
     expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([kept.split('|')[2]]);
   });
 
   it('deletes a charge whose batch is read and written again together with its void (a drain that could not trim)', async () => {
     const failed = line();
-    await sut.write([failed], as('drainer-1'));
+    await write([failed], as('drainer-1'));
 
-    await sut.write([failed, voidOf(failed)], as('drainer-1'));
+    await write([failed, voidOf(failed)], as('drainer-1'));
 
     expect(await rows()).toEqual([]);
   });
@@ -114,17 +115,17 @@ describe(LedgerRepository.name, () => {
     const otherOutbox = `test:${randomUUID()}:ledger:outbox`;
     await sut.claim(otherOutbox, 'drainer-9');
 
-    expect(await sut.write([line()], as('drainer-1'))).toMatchObject({ inserted: 1, fenced: true });
+    expect(await write([line()], as('drainer-1'))).toMatchObject({ inserted: 1, fenced: true });
   });
 
   it('writes nothing for a drainer whose claim was taken over, so a late batch cannot bring a voided charge back', async () => {
     const failed = line();
     await sut.claim(outbox, 'drainer-2');
-    await sut.write([failed], as('drainer-2'));
-    await sut.write([voidOf(failed)], as('drainer-2'));
+    await write([failed], as('drainer-2'));
+    await write([voidOf(failed)], as('drainer-2'));
 
     // drainer-1 read the charge before drainer-2 claimed the ledger, and writes it only now.
-    expect(await sut.write([failed], as('drainer-1'))).toEqual({ inserted: 0, malformed: 0, fenced: false });
+    expect(await write([failed], as('drainer-1'))).toEqual({ inserted: 0, malformed: 0, fenced: false });
 
     expect(await rows()).toEqual([]);
   });
@@ -132,16 +133,16 @@ describe(LedgerRepository.name, () => {
   it('skips lines without the ledger shape and still writes the rest of the batch', async () => {
     const good = line();
 
-    const result = await sut.write(['garbage', good, `charge|${accountId}|ref|e|not-a-number|1|0|0|1|1`, line({ type: 'refund' as never })], as('drainer-1'));
+    const result = await write(['garbage', good, `charge|${accountId}|ref|e|not-a-number|1|0|0|1|1`, line({ type: 'refund' as never })], as('drainer-1'));
 
     expect(result).toEqual({ inserted: 1, malformed: 3, fenced: true });
     expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([good.split('|')[2]]);
   });
 
   it('never moves the balance back with an older entry', async () => {
-    await sut.write([line({ balanceAfterMicro: '2000000', seq: 100 })], as('drainer-1'));
+    await write([line({ balanceAfterMicro: '2000000', seq: 100 })], as('drainer-1'));
 
-    await sut.write([line({ balanceAfterMicro: '9000000', seq: 99 })], as('drainer-1'));
+    await write([line({ balanceAfterMicro: '9000000', seq: 99 })], as('drainer-1'));
 
     expect((await balance()).b).toBe('2.000000');
   });

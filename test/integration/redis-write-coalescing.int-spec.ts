@@ -54,7 +54,7 @@ describe('RedisKvStore write coalescing (real Redis)', () => {
 
   it(`sends the script calls of one event-loop turn in writes of up to ${WRITE_BATCH}, each answered in order`, async () => {
     const seen = countSocketWrites(sut.client.stream as Socket);
-    const calls = 10;
+    const calls = 2 * WRITE_BATCH + 3;
     const replies = await Promise.all(Array.from({ length: calls }, (_, i) => sut.run(COUNT, ['n'], [`call-${i}`])));
     expect(replies).toEqual(Array.from({ length: calls }, (_, i) => [`call-${i}`, i + 1]));
     expect(seen.chunks).toBe(calls);

@@ -1,4 +1,4 @@
-import { formatLedgerEntry, LEDGER_FIELD_COUNT, LedgerEntry, parseLedgerEntry } from './ledger-entry';
+import { formatLedgerEntry, LEDGER_FIELD_COUNT, LedgerEntry, OutboxBatch, parseLedgerEntry } from './ledger-entry';
 
 const ACCOUNT = '0b9f3c2e-5d1a-4c6e-9f00-1a2b3c4d5e6f';
 
@@ -67,5 +67,40 @@ describe(parseLedgerEntry.name, () => {
     ['a seq that is not a number', `charge|${ACCOUNT}|req-1|e|-1000000|4000000|1|0|x|1000`],
   ])('rejects %s (PostgreSQL could not cast it)', (_what, line) => {
     expect(sut(line)).toBeNull();
+  });
+});
+
+describe(OutboxBatch.name, () => {
+  const charge = formatLedgerEntry(makeEntry({ referenceId: 'req-1' }));
+  const other = formatLedgerEntry(makeEntry({ referenceId: 'req-2', seq: 43 }));
+  const voided = formatLedgerEntry(makeEntry({ type: 'void', referenceId: 'req-1', seq: 44 }));
+
+  it('holds the lines as one text, with their count and the first and last line for the trim', () => {
+    const sut = OutboxBatch.of([charge, other, voided]);
+
+    expect(sut).toMatchObject({ text: `${charge}\n${other}\n${voided}`, count: 3, first: charge, last: voided });
+    expect(sut.lines()).toEqual([charge, other, voided]);
+  });
+
+  it.each([
+    ['first', [voided, charge], true],
+    ['a later', [charge, voided], true],
+    ['no', [charge, other], false],
+  ])('tells whether a batch holds a void (%s line)', (_where, lines, expected) => {
+    expect(OutboxBatch.of(lines).hasVoid).toBe(expected);
+  });
+
+  it('does not mistake a field that starts with "void|" inside a line for a void line', () => {
+    const line = formatLedgerEntry(makeEntry({ endpoint: 'void' }));
+
+    expect(OutboxBatch.of([charge, line]).hasVoid).toBe(false);
+  });
+
+  it('is empty for no lines', () => {
+    const sut = OutboxBatch.of([]);
+
+    expect(sut).toMatchObject({ count: 0, first: '', last: '' });
+    expect(sut.lines()).toEqual([]);
+    expect(sut.hasVoid).toBe(false);
   });
 });

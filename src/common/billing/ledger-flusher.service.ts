@@ -5,6 +5,7 @@ import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { tryAcquireLock } from '../../infra/locks/kv-lock';
 import { TRIM_OUTBOX_HEAD_SCRIPT } from './admission.scripts';
 import { BillingKeys } from './billing-keys';
+import { OutboxBatch } from './ledger-entry';
 import { LedgerRepository } from './ledger.repository';
 
 // Lines per PostgreSQL statement. Each batch folds the balance of every account it touches, so bigger
@@ -66,18 +67,18 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
     try {
       let total = 0;
       for (let claimed = false; ; claimed = true) {
-        const lines = await this.kv.lrange(BillingKeys.outbox, 0, BATCH - 1);
-        if (lines.length === 0) break;
+        const batch = OutboxBatch.of(await this.kv.lrange(BillingKeys.outbox, 0, BATCH - 1));
+        if (batch.count === 0) break;
         if (!claimed) await this.ledger.claim(this.outboxId, lock.token);
-        const { inserted, malformed, fenced } = await this.ledger.write(lines, { outbox: this.outboxId, token: lock.token });
+        const { inserted, malformed, fenced } = await this.ledger.write(batch, { outbox: this.outboxId, token: lock.token });
         // Another drainer claimed this outbox: this one's lease is gone, and the lines are the other's to write.
         if (!fenced) break;
         if (malformed > 0) this.logger.error(`dropped ${malformed} malformed outbox lines`);
         total += inserted;
         // Producers only append; the trim checks the head is still what was read and written (lines read
         // twice are harmless: their rows exist already, and a void's delete finds nothing the second time).
-        const trimmed = await this.kv.run(TRIM_OUTBOX_HEAD_SCRIPT, [BillingKeys.outbox], [lines.length, lines[0], lines[lines.length - 1]]);
-        if (trimmed !== 1 || lines.length < BATCH || !(await lock.extend(LEASE_MS))) break;
+        const trimmed = await this.kv.run(TRIM_OUTBOX_HEAD_SCRIPT, [BillingKeys.outbox], [batch.count, batch.first, batch.last]);
+        if (trimmed !== 1 || batch.count < BATCH || !(await lock.extend(LEASE_MS))) break;
       }
       return total;
     } finally {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { LEDGER_FIELD_COUNT, parseLedgerEntry } from './ledger-entry';
+import { LEDGER_FIELD_COUNT, OutboxBatch, parseLedgerEntry } from './ledger-entry';
 
 export interface LedgerWriteResult {
   inserted: number;
@@ -105,26 +105,25 @@ export class LedgerRepository {
     );
   }
 
-  async write(lines: string[], { outbox, token }: { outbox: string; token: string }): Promise<LedgerWriteResult> {
+  async write(batch: OutboxBatch, { outbox, token }: { outbox: string; token: string }): Promise<LedgerWriteResult> {
     try {
-      return await this.writeLines(lines, outbox, token);
+      return await this.writeBatch(batch, outbox, token);
     } catch (error) {
       // Class 22 is "data exception" (a field that does not cast); anything else is a real failure.
       if ((error as { code?: string }).code?.startsWith('22') !== true) throw error;
-      const wellFormed = lines.filter((line) => parseLedgerEntry(line) !== null);
-      const result = await this.writeLines(wellFormed, outbox, token);
-      return { ...result, malformed: lines.length - wellFormed.length + result.malformed };
+      const wellFormed = batch.lines().filter((line) => parseLedgerEntry(line) !== null);
+      const result = await this.writeBatch(OutboxBatch.of(wellFormed), outbox, token);
+      return { ...result, malformed: batch.count - wellFormed.length + result.malformed };
     }
   }
 
-  private async writeLines(lines: string[], outbox: string, token: string): Promise<LedgerWriteResult> {
-    if (lines.length === 0) return { inserted: 0, malformed: 0, fenced: true };
+  private async writeBatch(batch: OutboxBatch, outbox: string, token: string): Promise<LedgerWriteResult> {
+    if (batch.count === 0) return { inserted: 0, malformed: 0, fenced: true };
+    const params = [batch.text, token, outbox];
+    let rows: Array<{ inserted: number; valid: number; fenced: boolean }>;
     // Most batches hold no void; their statement leaves the void steps out (planned for a handful of
     // voids, a DELETE joined to an empty set can still walk the whole reference index).
-    const withVoids = lines.some((line) => line.startsWith('void|'));
-    const params = [lines.join('\n'), token, outbox];
-    let rows: Array<{ inserted: number; valid: number; fenced: boolean }>;
-    if (withVoids) rows = await this.db.query(WRITE_WITH_VOIDS, params);
+    if (batch.hasVoid) rows = await this.db.query(WRITE_WITH_VOIDS, params);
     else {
       try {
         rows = await this.db.query(WRITE_NEW, params);
@@ -135,6 +134,6 @@ export class LedgerRepository {
       }
     }
     const { inserted = 0, valid = 0, fenced = false } = rows[0] ?? {};
-    return { inserted: Number(inserted), malformed: lines.length - Number(valid), fenced: fenced === true };
+    return { inserted: Number(inserted), malformed: batch.count - Number(valid), fenced: fenced === true };
   }
 }

@@ -12,6 +12,14 @@ describe('uuidV7', () => {
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(Array.from({ length: 10_000 }, () => uuidV7(1)))).toHaveProperty('size', 10_000);
   });
+
+  it('numbers the ids of one millisecond with a counter that climbs by one (modulo 2^26)', () => {
+    const counterOf = (id: string) => parseInt(id.slice(15, 18), 16) * 0x4000 + (parseInt(id.slice(19, 23), 16) & 0x3fff);
+    const counters = Array.from({ length: 1000 }, () => counterOf(uuidV7(1_700_000_000_000)));
+
+    const steps = counters.slice(1).map((c, i) => (c - counters[i] + 2 ** 26) % 2 ** 26);
+    expect(new Set(steps)).toEqual(new Set([1]));
+  });
 });
 
 describe(requestState.name, () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { ApiCaller } from '../auth/api-caller';
 import { EndpointName } from '../billing/credit-costs';
@@ -26,14 +26,31 @@ export interface Admission {
 
 const STATE = Symbol('requestState');
 
+/** 48 random bits naming this process: the node part of every id it mints (see uuidV7). */
+const PROCESS_BITS = randomBytes(6).toString('hex');
+/** 26-bit counter behind rand_a and the top of rand_b, started at a random value. */
+let counter = randomBytes(4).readUInt32BE(0) & 0x3ffffff;
+let headMs = -1;
+let head = '';
+
 /**
- * A UUIDv7 (RFC 9562): 48-bit millisecond time, then randomness from node's pooled randomUUID. Ids that
- * grow with time keep the ledger's unique reference index appending at its right edge instead of
- * splitting pages all over it, which is what the billed route's database cost is mostly made of.
+ * A UUIDv7 (RFC 9562): the 48-bit millisecond time, then a 26-bit counter (its "fixed-length dedicated
+ * counter", method 1 of section 6.2) and 48 random bits drawn once per process. Ids that grow with time
+ * keep the ledger's unique reference index appending at its right edge instead of splitting pages all
+ * over it, which is what the billed route's database cost is mostly made of. Unique within the process
+ * (the counter goes round every 67 million ids, never within one millisecond) and across processes by
+ * the random part. Minted on every request: the time part is formatted once per millisecond, and no
+ * random bytes are drawn per id (a random UUID per id cost ~0.5 µs).
  */
 export function uuidV7(now = Date.now()): string {
-  const time = now.toString(16).padStart(12, '0');
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`;
+  if (now !== headMs) {
+    const time = now.toString(16).padStart(12, '0');
+    head = `${time.slice(0, 8)}-${time.slice(8, 12)}-7`;
+    headMs = now;
+  }
+  counter = (counter + 1) & 0x3ffffff;
+  // rand_a: the counter's top 12 bits; then the variant (binary 10) and its low 14 bits.
+  return `${head}${(0x1000 | (counter >>> 14)).toString(16).slice(1)}-${(0x8000 | (counter & 0x3fff)).toString(16)}-${PROCESS_BITS}`;
 }
 
 type WithState = IncomingMessage & { [STATE]?: RequestState };

@@ -3,8 +3,13 @@ import { Socket } from 'node:net';
 import Redis, { Command } from 'ioredis';
 import { KvArg, KvScript, KvStore } from './kv-store';
 
-/** Most script calls per coalesced write (see coalesceWrite). */
-export const WRITE_BATCH = 4;
+/**
+ * Most script calls per coalesced write (see coalesceWrite). About what one poll phase reads under load
+ * (epoll hands over ~16 sockets per wake-up), so a busy turn leaves in one write. 16 instead of 4 cost
+ * the billed route less CPU and more often gave it more requests per second; 64 cost less CPU still but
+ * left the server idle more, its first calls waiting for the turn's last (docs/benchmarks.md).
+ */
+export const WRITE_BATCH = 16;
 
 /** Redis through ioredis. Scripts go by EVALSHA, falling back to EVAL once after a Redis restart. */
 export class RedisKvStore implements KvStore {
