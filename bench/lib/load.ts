@@ -78,10 +78,10 @@ export async function primeKeys(url: string, keys: string[]): Promise<void> {
 }
 
 /**
- * Primes the keys (primeKeys), then one warm-up run (JIT, key cache, connection pools; discarded) then the measured run, both with
- * pipelining 1 so every request waits for its response like a real client. The keys are prebuilt as
- * separate requests rather than set in setupRequest, so autocannon never rebuilds a request buffer and
- * the load generator's own cost per request stays as low as for the key-less variants.
+ * Primes the keys (primeKeys), then one warm-up run (JIT, connection pools; discarded), then the measured
+ * run, both with pipelining 1 so every request waits for its response like a real client. The keys are
+ * prebuilt as separate requests rather than set in setupRequest, so autocannon never rebuilds a request
+ * buffer and the load generator's own cost per request stays as low as for the key-less variants.
  */
 export async function measure(options: LoadOptions): Promise<Measurement> {
   // Path and query: the holders variants need their ?coin=…&cursor=….
