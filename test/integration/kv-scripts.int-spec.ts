@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ADD_USAGE_SCRIPT, ADMIT_FAST_SCRIPT, ADMIT_SCRIPT, admitCall, AdmitKeys, AdmitReply, AdmitStatus, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
+import { ADD_USAGE_SCRIPT, ADMIT_FAST_SCRIPT, ADMIT_SCRIPT, admitBatch, AdmitCall as ScriptCall, AdmitReply, AdmitStatus, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
 import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/common/billing/billing-keys';
 import { parseLedgerEntry } from '../../src/common/billing/ledger-entry';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
@@ -128,29 +128,39 @@ const ADMIT_DEFAULTS = {
   nowMs: T0,
 };
 
-/** Keys and parameters as AdmissionService.admit passes them: the fast script, and the full one when it must. */
-function admit(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
+/** A test call as AdmissionService.admit hands it to admitBatch. */
+function scriptCall(call: AdmitCall): ScriptCall {
   const c = { ...ADMIT_DEFAULTS, ...call };
-  return admitCall(kv, admitKeys(c), {
-    cap: c.cap,
-    costMicro: c.metered ? c.costMicro : -1,
-    seedMicro: c.seedMicro,
-    epoch: c.epoch,
-    seedPeriod: c.seedPeriod,
-    period: c.period,
-    quotaMicro: c.quotaMicro,
-    requestId: c.requestId,
-    accountId: c.accountId,
-    endpoint: c.endpoint,
-    nowMs: c.nowMs,
-  });
+  return {
+    window: BillingKeys.window(c.keyId, Math.floor(c.nowMs / WINDOW_MS)),
+    credits: BillingKeys.credits(c.accountId),
+    params: {
+      cap: c.cap,
+      costMicro: c.metered ? c.costMicro : -1,
+      seedMicro: c.seedMicro,
+      epoch: c.epoch,
+      seedPeriod: c.seedPeriod,
+      period: c.period,
+      quotaMicro: c.quotaMicro,
+      requestId: c.requestId,
+      accountId: c.accountId,
+      endpoint: c.endpoint,
+      nowMs: c.nowMs,
+    },
+  };
 }
 
-function admitKeys(c: { keyId: string; accountId: string; nowMs: number }): AdmitKeys {
+/** One call alone, as AdmissionService.admit makes it: the fast script, and the full one when it must. */
+async function admit(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
+  const [reply] = await admitBatch(kv, [scriptCall(call)]);
+  return reply;
+}
+
+function admitKeys(c: { keyId: string; accountId: string; nowMs: number }): string[] {
   return [BillingKeys.window(c.keyId, Math.floor(c.nowMs / WINDOW_MS)), BillingKeys.credits(c.accountId), BillingKeys.seq, BillingKeys.outbox];
 }
 
-/** The full script alone, as admitCall runs it when the fast one cannot decide. */
+/** The full script alone, as admitBatch runs it when the fast one cannot decide. */
 function admitFull(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
   const c = { ...ADMIT_DEFAULTS, ...call };
   return kv.run(ADMIT_SCRIPT, admitKeys(c), [
@@ -365,18 +375,60 @@ describe.each([
     it('touches no key and asks for the full script when the balance is of another epoch or period', async () => {
       await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
       const before = { credits: await sut.hgetall(BillingKeys.credits(ACCOUNT)), outbox: await sut.llen(BillingKeys.outbox) };
-      const keys = admitKeys({ keyId: 'key-9', accountId: ACCOUNT, nowMs: T0 });
+      const window = BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS));
+      const fast = (ep: string) =>
+        sut.run(ADMIT_FAST_SCRIPT, [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)], [100, 1_000_000, ep, 'charge|x|', '|1|0|', T0]);
 
-      for (const ep of ['2:0', '1:1', '0:0']) {
-        expect(await sut.run(ADMIT_FAST_SCRIPT, keys, [100, 1_000_000, ep, 'charge|x|', '|1|0|', T0])).toEqual([3]);
-      }
+      for (const ep of ['2:0', '1:1', '0:0']) expect(await fast(ep)).toEqual([3, 0, '']);
 
-      expect(await sut.get(BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS)))).toBeNull();
+      expect(await sut.get(window)).toBeNull();
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual(before.credits);
       expect(await sut.llen(BillingKeys.outbox)).toBe(before.outbox);
       // ...and decides alone once the epoch and period are the stored ones.
-      expect(await sut.run(ADMIT_FAST_SCRIPT, keys, [100, 1_000_000, '1:0', 'charge|x|', '|1|0|', T0])).toEqual([1, 1, '3000000']);
+      expect(await fast('1:0')).toEqual([1, 1, '3000000']);
       expect(await sut.lrange(BillingKeys.outbox, -1, -1)).toEqual([`charge|x|3000000|1|0|2|${T0}`]);
+    });
+
+    it('decides a batch of calls as it decides them one by one: replies, balances, windows and ledger lines', async () => {
+      const THIRD = '33333333-3333-4333-8333-333333333333';
+      // Seeds first (full script), then one batch that mixes accounts, keys, every outcome and a call the
+      // fast script leaves to the full one (THIRD has no live balance yet).
+      const seeds: AdmitCall[] = [
+        { requestId: 'seed-a', seedMicro: '3000000' },
+        { requestId: 'seed-b', accountId: OTHER, keyId: 'key-2', seedMicro: '9000000' },
+      ];
+      const batch: AdmitCall[] = [
+        { requestId: 'b-1' },
+        { requestId: 'b-2', accountId: OTHER, keyId: 'key-2', costMicro: 2_000_000 },
+        { requestId: 'b-3', costMicro: 5_000_000 },
+        { requestId: 'b-4', accountId: THIRD, keyId: 'key-3', seedMicro: '7000000' },
+        { requestId: 'b-5', keyId: 'key-4', cap: 0 },
+        { requestId: 'b-6', metered: false, keyId: 'key-5' },
+        { requestId: 'b-7', costMicro: 0 },
+        { requestId: 'b-8' },
+      ].map((call, i) => ({ ...call, nowMs: T0 + 10 + i }));
+      const run = async (kv: KvStore, together: boolean) => {
+        for (const seed of seeds) await admit(kv, seed);
+        const replies = together ? await admitBatch(kv, batch.map(scriptCall)) : [];
+        if (!together) for (const call of batch) replies.push(await admit(kv, call));
+        const state: Record<string, unknown> = { replies, outbox: await kv.lrange(BillingKeys.outbox, 0, -1), seq: await kv.get(BillingKeys.seq) };
+        for (const account of [ACCOUNT, OTHER, THIRD]) state[account] = await kv.hgetall(BillingKeys.credits(account));
+        for (const key of ['key-1', 'key-2', 'key-3', 'key-4', 'key-5']) state[key] = await kv.get(BillingKeys.window(key, Math.floor(T0 / WINDOW_MS)));
+        return state;
+      };
+
+      const together = await run(sut, true);
+      const alone = await run(await harness.fresh(), false);
+
+      // The full script charges THIRD after the batch has pushed its own lines, so only the order of the
+      // lines and their sequence numbers differ; within the list the sequence still climbs.
+      const withoutSeq = (lines: unknown) => (lines as string[]).map((l) => l.split('|').filter((_, i) => i !== 8).join('|')).sort();
+      expect({ ...together, outbox: withoutSeq(together.outbox) }).toEqual({ ...alone, outbox: withoutSeq(alone.outbox) });
+      expect((together.replies as AdmitReply[]).map((r) => r[0])).toEqual([1, 1, 2, 1, 0, 1, 1, 1]);
+      const seqs = (together.outbox as string[]).map((line) => Number(line.split('|')[8]));
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      expect(new Set(seqs).size).toBe(seqs.length);
+      expect(together.seq).toBe(String(Math.max(...seqs)));
     });
   });
 

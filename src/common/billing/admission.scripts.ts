@@ -1,6 +1,6 @@
-import { KvScript, KvStore } from '../../infra/kv/kv-store';
+import { KvArg, KvScript, KvStore } from '../../infra/kv/kv-store';
 import { MemoryData } from '../../infra/kv/memory-data';
-import { USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS } from './billing-keys';
+import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS } from './billing-keys';
 
 /** Status codes returned by ADMIT_SCRIPT as the first element. */
 export enum AdmitStatus {
@@ -119,53 +119,83 @@ return {1, count, balance, heldEpoch, period}
   },
 };
 
-/** Status of ADMIT_FAST_SCRIPT when the balance is not the caller's current one: run ADMIT_SCRIPT instead. */
+/** Status of ADMIT_FAST_SCRIPT for a call whose balance is not the caller's current one: run ADMIT_SCRIPT. */
 const NEEDS_FULL_ADMIT = 3;
+/** ADMIT_FAST_SCRIPT's keys and arguments per call, and the slots of its reply per call. */
+const FAST_KEYS = 2;
+const FAST_ARGS = 6;
+const FAST_REPLY = 3;
 
 /**
- * The common case of ADMIT_SCRIPT, with a third of its work and arguments: the live balance already
- * belongs to the caller's epoch and period (the `ep` field the full script keeps), so there is nothing
- * to seed or reset and nothing to read before the charge. Anything else (first call, operator change,
- * new month, a caller older than the stored epoch) answers NEEDS_FULL_ADMIT before touching a key, and
- * admitCall runs the full script. The charge line is the full script's, byte for byte: node joins its
- * fixed parts (head, mid) and the script puts the balance and the sequence number between them.
+ * The common case of ADMIT_SCRIPT, for a whole batch of calls (the admissions of one event-loop turn)
+ * in one script run: the live balance already belongs to the caller's epoch and period (the `ep` field
+ * the full script keeps), so there is nothing to seed or reset and nothing to read before the charge.
+ * A call for anything else (first call, operator change, new month, a caller older than the stored
+ * epoch) is answered NEEDS_FULL_ADMIT before it touches a key, and admitBatch runs the full script for it.
+ * The calls are decided one after the other, exactly as separate scripts would be; the batch only shares
+ * what separate runs would each pay for: the script call itself, one read and one write of the ledger
+ * sequence, and one RPUSH of all the charge lines. A line is the full script's, byte for byte: node joins
+ * its fixed parts (head, mid) and the script puts the balance and the sequence number between them.
  * It relies on `ep` and `bal` living and dying together: only the full script writes `ep`, always in the
  * same HSET as `bal`, and nothing deletes one field without the other.
- * KEYS: window, credits, seq, outbox
- * ARGV: cap, costMicro (-1: not metered), "epoch:period", head "charge|account|request|endpoint|-cost|",
+ * KEYS: seq, outbox, then per call: window, credits
+ * ARGV: per call: cap, costMicro (-1: not metered), "epoch:period", head "charge|account|request|endpoint|-cost|",
  *       mid "|epoch|period|", nowMs
- * Reply: {status, count[, balance]}, or {NEEDS_FULL_ADMIT}.
+ * Reply: per call {status, count, balance ('' when not metered)}; {NEEDS_FULL_ADMIT, 0, ''} undecided.
  */
 export const ADMIT_FAST_SCRIPT: KvScript<Array<number | string>> = {
   name: 'admit-fast',
   lua: `${LUA_HELPERS}
-local cost = tonumber(ARGV[2])
-if cost >= 0 and redis.call('HGET', KEYS[2], 'ep') ~= ARGV[3] then return {${NEEDS_FULL_ADMIT}} end
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ${WINDOW_KEY_TTL_MS}) end
-if count > tonumber(ARGV[1]) then return {0, count} end
-if cost < 0 then return {1, count} end
-if cost == 0 then return {1, count, redis.call('HGET', KEYS[2], 'bal')} end
-local bal = redis.call('HINCRBY', KEYS[2], 'bal', -cost)
-if bal < 0 then return {2, count, int(redis.call('HINCRBY', KEYS[2], 'bal', cost))} end
-redis.call('RPUSH', KEYS[4], ARGV[4] .. int(bal) .. ARGV[5] .. int(redis.call('INCR', KEYS[3])) .. '|' .. ARGV[6])
-return {1, count, int(bal)}
+local reply, lines, seq = {}, {}, nil
+for i = 0, (#KEYS - 2) / ${FAST_KEYS} - 1 do
+  local window, credits, a = KEYS[3 + ${FAST_KEYS} * i], KEYS[4 + ${FAST_KEYS} * i], ${FAST_ARGS} * i
+  local cost = tonumber(ARGV[a + 2])
+  local status, count, bal = ${NEEDS_FULL_ADMIT}, 0, ''
+  if cost < 0 or redis.call('HGET', credits, 'ep') == ARGV[a + 3] then
+    count = redis.call('INCR', window)
+    if count == 1 then redis.call('PEXPIRE', window, ${WINDOW_KEY_TTL_MS}) end
+    if count > tonumber(ARGV[a + 1]) then status = 0
+    elseif cost < 0 then status = 1
+    elseif cost == 0 then status, bal = 1, redis.call('HGET', credits, 'bal') or ''
+    else
+      local after = redis.call('HINCRBY', credits, 'bal', -cost)
+      if after < 0 then status, bal = 2, int(redis.call('HINCRBY', credits, 'bal', cost))
+      else
+        seq = (seq or tonumber(redis.call('GET', KEYS[1]) or '0')) + 1
+        status, bal = 1, int(after)
+        lines[#lines + 1] = ARGV[a + 4] .. bal .. ARGV[a + 5] .. int(seq) .. '|' .. ARGV[a + 6]
+      end
+    end
+  end
+  reply[${FAST_REPLY} * i + 1], reply[${FAST_REPLY} * i + 2], reply[${FAST_REPLY} * i + 3] = status, count, bal
+end
+if #lines > 0 then
+  redis.call('SET', KEYS[1], int(seq))
+  redis.call('RPUSH', KEYS[2], unpack(lines))
+end
+return reply
 `,
-  local(data, [window, credits, seqKey, outbox], [cap, costArg, ep, head, mid, nowMs]) {
-    const cost = Number(costArg);
-    if (cost >= 0 && data.hget(credits, 'ep') !== ep) return [NEEDS_FULL_ADMIT];
-    const count = data.incrBy(window, 1);
-    if (count === 1) data.pexpire(window, WINDOW_KEY_TTL_MS);
-    if (count > Number(cap)) return [AdmitStatus.RATE_LIMITED, count];
-    if (cost < 0) return [AdmitStatus.ADMITTED, count];
-    if (cost === 0) {
-      const balance = data.hget(credits, 'bal');
-      return balance === null ? [AdmitStatus.ADMITTED, count] : [AdmitStatus.ADMITTED, count, balance];
+  local(data, [seqKey, outbox, ...callKeys], args) {
+    const reply: Array<number | string> = [];
+    for (let i = 0; i < callKeys.length / FAST_KEYS; i++) {
+      const [window, credits] = callKeys.slice(FAST_KEYS * i, FAST_KEYS * (i + 1));
+      const [cap, costArg, ep, head, mid, nowMs] = args.slice(FAST_ARGS * i, FAST_ARGS * (i + 1));
+      const cost = Number(costArg);
+      const decide = (): [number, number, string] => {
+        if (cost >= 0 && data.hget(credits, 'ep') !== ep) return [NEEDS_FULL_ADMIT, 0, ''];
+        const count = data.incrBy(window, 1);
+        if (count === 1) data.pexpire(window, WINDOW_KEY_TTL_MS);
+        if (count > Number(cap)) return [AdmitStatus.RATE_LIMITED, count, ''];
+        if (cost < 0) return [AdmitStatus.ADMITTED, count, ''];
+        if (cost === 0) return [AdmitStatus.ADMITTED, count, data.hget(credits, 'bal') ?? ''];
+        const bal = data.hincrBy(credits, 'bal', -cost);
+        if (bal < 0) return [AdmitStatus.INSUFFICIENT_CREDITS, count, String(data.hincrBy(credits, 'bal', cost))];
+        data.rpush(outbox, `${head}${bal}${mid}${data.incrBy(seqKey, 1)}|${nowMs}`);
+        return [AdmitStatus.ADMITTED, count, String(bal)];
+      };
+      reply.push(...decide());
     }
-    const bal = data.hincrBy(credits, 'bal', -cost);
-    if (bal < 0) return [AdmitStatus.INSUFFICIENT_CREDITS, count, String(data.hincrBy(credits, 'bal', cost))];
-    data.rpush(outbox, `${head}${bal}${mid}${data.incrBy(seqKey, 1)}|${nowMs}`);
-    return [AdmitStatus.ADMITTED, count, String(bal)];
+    return reply;
   },
 };
 
@@ -184,29 +214,40 @@ export interface AdmitParams {
   nowMs: number;
 }
 
-/** KEYS of both admission scripts, in order. */
-export type AdmitKeys = [window: string, credits: string, seq: string, outbox: string];
+/** The per-call keys of both admission scripts (the ledger sequence and outbox are shared). */
+export interface AdmitCall {
+  window: string;
+  credits: string;
+  params: AdmitParams;
+}
 
 /**
- * One admission: the fast script, and the full one only when the fast one cannot decide (about once per
- * account and month on a replica). Both give the same AdmitReply for the same state.
+ * The admissions of a batch of calls: one run of the fast script for all of them, and the full one for
+ * each call the fast one cannot decide (about once per account and month on a replica). A call gets the
+ * same AdmitReply either way.
  */
-export async function admitCall(kv: KvStore, keys: AdmitKeys, p: AdmitParams): Promise<AdmitReply> {
-  const fast = await kv.run(ADMIT_FAST_SCRIPT, keys, [
-    p.cap,
-    p.costMicro,
-    `${p.epoch}:${p.period}`,
-    `charge|${p.accountId}|${p.requestId}|${p.endpoint}|${-p.costMicro}|`,
-    `|${p.epoch}|${p.period}|`,
-    p.nowMs,
-  ]);
-  const status = Number(fast[0]);
-  if (status !== NEEDS_FULL_ADMIT) {
-    if (p.costMicro < 0) return [status, Number(fast[1]), '-1', 0, 0];
-    if (status === AdmitStatus.RATE_LIMITED) return [status, Number(fast[1]), '-1', 0, 0];
-    return [status, Number(fast[1]), String(fast[2]), p.epoch, p.period];
+export async function admitBatch(kv: KvStore, calls: readonly AdmitCall[]): Promise<AdmitReply[]> {
+  const keys: string[] = [BillingKeys.seq, BillingKeys.outbox];
+  const args: KvArg[] = [];
+  for (const { window, credits, params: p } of calls) {
+    keys.push(window, credits);
+    args.push(p.cap, p.costMicro, `${p.epoch}:${p.period}`, `charge|${p.accountId}|${p.requestId}|${p.endpoint}|${-p.costMicro}|`, `|${p.epoch}|${p.period}|`, p.nowMs);
   }
-  return kv.run(ADMIT_SCRIPT, keys, [
+  const fast = await kv.run(ADMIT_FAST_SCRIPT, keys, args);
+  return Promise.all(
+    calls.map((call, i): AdmitReply | Promise<AdmitReply> => {
+      const status = Number(fast[FAST_REPLY * i]);
+      const count = Number(fast[FAST_REPLY * i + 1]);
+      const p = call.params;
+      if (status === NEEDS_FULL_ADMIT) return admitFull(kv, call);
+      if (p.costMicro < 0 || status === AdmitStatus.RATE_LIMITED) return [status, count, '-1', 0, 0];
+      return [status, count, String(fast[FAST_REPLY * i + 2]), p.epoch, p.period];
+    }),
+  );
+}
+
+function admitFull(kv: KvStore, { window, credits, params: p }: AdmitCall): Promise<AdmitReply> {
+  return kv.run(ADMIT_SCRIPT, [window, credits, BillingKeys.seq, BillingKeys.outbox], [
     p.cap,
     p.costMicro,
     p.seedMicro,

@@ -3,12 +3,19 @@ import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { isMetered, TIERS } from '../../modules/account/tiers';
 import { ApiCaller } from '../auth/api-caller';
 import { Admission } from '../http/request-state';
-import { admitCall, AdmitStatus, REFUND_SCRIPT } from './admission.scripts';
+import { TurnBatcher } from '../async/turn-batcher';
+import { AdmitCall, admitBatch, AdmitReply, AdmitStatus, REFUND_SCRIPT } from './admission.scripts';
 import { BillingKeys, WINDOW_MS } from './billing-keys';
 import { EndpointName } from './credit-costs';
 import { CreditPeriod, periodAt } from './credit-period';
 import { creditsToMicro, MICRO_PER_CREDIT } from './credit-units';
 import { UsageMeterService } from './usage-meter.service';
+
+/**
+ * Most admissions per script run. A batch closes at the end of its event-loop turn or at this size, so
+ * Redis starts on the first calls of a busy turn while node still reads its last ones.
+ */
+export const ADMIT_BATCH = 16;
 
 export interface AdmissionResult {
   status: AdmitStatus;
@@ -21,8 +28,8 @@ export interface AdmissionResult {
 }
 
 /**
- * Rate limit and credit charge for one call in one KV round trip (its usage is counted in memory, see
- * UsageMeterService). The charge goes straight to the ledger outbox, so a successful call needs nothing
+ * Rate limit and credit charge for one call in one KV round trip, shared with the other calls of its
+ * event-loop turn (its usage is counted in memory, see UsageMeterService). The charge goes straight to the ledger outbox, so a successful call needs nothing
  * more; a failed one is settled by settleFailure, which gives the credits back and voids the charge.
  */
 @Injectable()
@@ -31,6 +38,7 @@ export class AdmissionService {
   /** The current credit period of each cached caller: month arithmetic on every call is measurable. */
   private readonly periods = new WeakMap<ApiCaller, CreditPeriod>();
   private readonly logger = new Logger(AdmissionService.name);
+  private readonly batcher = new TurnBatcher<AdmitCall, AdmitReply>((calls) => admitBatch(this.kv, calls), ADMIT_BATCH);
 
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
@@ -53,10 +61,10 @@ export class AdmissionService {
     const metered = isMetered(caller.tier);
     const costMicro = metered ? cost * MICRO_PER_CREDIT : 0;
     const limit = TIERS[caller.tier].rpm;
-    const [status, count, balance, chargedEpoch, chargedPeriod] = await admitCall(
-      this.kv,
-      [BillingKeys.window(caller.keyId, windowIndex), BillingKeys.credits(caller.accountId), BillingKeys.seq, BillingKeys.outbox],
-      {
+    const [status, count, balance, chargedEpoch, chargedPeriod] = await this.batcher.submit({
+      window: BillingKeys.window(caller.keyId, windowIndex),
+      credits: BillingKeys.credits(caller.accountId),
+      params: {
         cap: limit,
         costMicro: metered ? costMicro : -1,
         seedMicro: caller.creditSeedMicro,
@@ -69,7 +77,7 @@ export class AdmissionService {
         endpoint,
         nowMs,
       },
-    );
+    });
     if (Number(status) === AdmitStatus.ADMITTED) this.usage.count(caller.accountId, period.index, endpoint, costMicro);
     return {
       status: Number(status),
