@@ -30,16 +30,20 @@ export class RedisKvStore implements KvStore {
 
   /**
    * EVALSHA as one ready-made ioredis Command with the keys already prefixed: the generic command method
-   * would look up where the keys of EVALSHA are, on every call, to prefix them. Auto-pipelining (which only
-   * the generic method does) keeps the generic path.
+   * would look up where the keys of EVALSHA are, on every call, to prefix them. The arguments are set
+   * after construction, already strings (what the constructor would make of them): the constructor copies
+   * them with Array.prototype.flat, which took ~12 µs for the ~90 arguments of a batch of admissions.
+   * Auto-pipelining (which only the generic method does) keeps the generic path.
    */
   private evalsha(sha: string, keys: string[], args: KvArg[]): Promise<unknown> {
     if (this.client.options.enableAutoPipelining) return this.client.evalsha(sha, keys.length, ...keys, ...args);
     const prefix = this.client.options.keyPrefix ?? '';
-    const argv: KvArg[] = [sha, keys.length];
+    const argv: string[] = [sha, String(keys.length)];
     for (const key of keys) argv.push(prefix + key);
-    for (const arg of args) argv.push(arg);
-    return this.client.sendCommand(new Command('evalsha', argv, { replyEncoding: 'utf8' })) as Promise<unknown>;
+    for (const arg of args) argv.push(typeof arg === 'string' ? arg : String(arg));
+    const command = new Command('evalsha', [], { replyEncoding: 'utf8' });
+    command.args = argv;
+    return this.client.sendCommand(command) as Promise<unknown>;
   }
 
   async get(key: string): Promise<string | null> {
