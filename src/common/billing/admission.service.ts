@@ -29,8 +29,9 @@ export interface AdmissionResult {
 
 /**
  * Rate limit and credit charge for one call in one KV round trip, shared with the other calls of its
- * event-loop turn (its usage is counted in memory, see UsageMeterService). The charge goes straight to the ledger outbox, so a successful call needs nothing
- * more; a failed one is settled by settleFailure, which gives the credits back and voids the charge.
+ * event-loop turn (its usage is counted in memory, see UsageMeterService). The charge goes straight to
+ * the ledger outbox, so a successful call needs nothing more; a failed one is settled by settleFailure,
+ * which gives the credits back and voids the charge.
  */
 @Injectable()
 export class AdmissionService {
