@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ADD_USAGE_SCRIPT, ADMIT_FAST_SCRIPT, ADMIT_SCRIPT, admitBatch, AdmitCall as ScriptCall, AdmitReply, AdmitStatus, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
+import { ADD_USAGE_SCRIPT, ADMIT_SCRIPT, AdmitReply, AdmitStatus, BALANCE_OFFSET, balanceField, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
+import { ADMIT_FAST_SCRIPT, admitBatch, AdmitCall as ScriptCall } from '../../src/common/billing/admit-batch';
 import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/common/billing/billing-keys';
 import { parseLedgerEntry } from '../../src/common/billing/ledger-entry';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
@@ -177,6 +178,18 @@ function refund(kv: KvStore, reply: AdmitReply, { requestId, costMicro = 1_000_0
   );
 }
 
+/**
+ * The live balance of an account as {bal, epoch, period}, decoded from its credits hash ({} when it has
+ * none); the hash must hold exactly the stored epoch, period and that epoch and period's balance field.
+ */
+async function credits(kv: KvStore, account: string): Promise<Record<string, string>> {
+  const { epoch, period, ...balances } = await kv.hgetall(BillingKeys.credits(account));
+  if (epoch === undefined) return balances;
+  const field = balanceField(epoch, period);
+  expect(Object.keys(balances)).toEqual([field]);
+  return { bal: String(Number(balances[field]) - BALANCE_OFFSET), epoch, period };
+}
+
 async function outbox(kv: KvStore) {
   return (await kv.lrange(BillingKeys.outbox, 0, -1)).map((line) => line.split('|'));
 }
@@ -222,14 +235,14 @@ describe.each([
     it('answers an unmetered call with balance -1 and touches neither credits nor the ledger', async () => {
       expect(await admit(sut, { requestId: 'req-1', metered: false })).toEqual([AdmitStatus.ADMITTED, 1, '-1', 0, 0]);
 
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({});
+      expect(await credits(sut, ACCOUNT)).toEqual({});
       expect(await sut.llen(BillingKeys.outbox)).toBe(0);
     });
 
     it('seeds an absent balance from seedBal, deducts the cost and appends the charge to the outbox', async () => {
       expect(await admit(sut, { requestId: 'req-1', seedMicro: '5000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '4000000', 1, 0]);
 
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '4000000', epoch: '1', period: '0', ep: '1:0' });
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '4000000', epoch: '1', period: '0' });
       expect((await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry)).toEqual([
         {
           type: 'charge',
@@ -267,7 +280,7 @@ describe.each([
         0,
       ]);
 
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '500000', epoch: '1', period: '0', ep: '1:0' });
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '500000', epoch: '1', period: '0' });
       expect(await sut.llen(BillingKeys.outbox)).toBe(0);
     });
 
@@ -279,7 +292,7 @@ describe.each([
       await admit(sut, { requestId: 'req-1', epoch: 1, seedMicro: '5000000' });
 
       expect(await admit(sut, { requestId: 'req-2', epoch: 2, seedMicro: '10000000' })).toEqual([AdmitStatus.ADMITTED, 2, '9000000', 2, 0]);
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0', ep: '2:0' });
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '9000000', epoch: '2', period: '0' });
     });
 
     it('lets no caller older than an operator change start a period with its stale anchor or quota', async () => {
@@ -289,7 +302,7 @@ describe.each([
       const reply = await admit(sut, { requestId: 'req-2', epoch: 1, seedPeriod: 4, period: 4, quotaMicro: '3000000', nowMs: T0 + 1000 });
 
       expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '5000000', 2, 0]);
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '2', period: '0', ep: '2:0' });
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '5000000', epoch: '2', period: '0' });
       expect((await outbox(sut)).map((f) => [f[0], f[6], f[7]])).toEqual([
         ['charge', '2', '0'],
         ['charge', '2', '0'],
@@ -303,7 +316,7 @@ describe.each([
       const reply = await admit(sut, { requestId: 'req-2', seedPeriod: 0, period: 1, quotaMicro: '20000000', nowMs: T0 + 1000 });
 
       expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '19000000', 1, 1]);
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '19000000', epoch: '1', period: '1', ep: '1:1' });
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '19000000', epoch: '1', period: '1' });
       const [, reset, charge] = (await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
       expect(reset).toEqual({
         type: 'period_reset',
@@ -318,6 +331,16 @@ describe.each([
         atMs: T0 + 1000,
       });
       expect(charge).toMatchObject({ type: 'charge', amountMicro: '-1000000', balanceAfterMicro: '19000000', period: 1, seq: 3 });
+    });
+
+    it('takes over a balance kept the way earlier versions did (a bal field), without re-seeding it', async () => {
+      await sut.run(TEST_HSET, [BillingKeys.credits(ACCOUNT)], ['bal', '4000000', 'epoch', '1', 'period', '0', 'ep', '1:0']);
+
+      const reply = await admit(sut, { requestId: 'req-1', seedMicro: '9000000' });
+
+      expect(reply).toEqual([AdmitStatus.ADMITTED, 1, '3000000', 1, 0]);
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '3000000', epoch: '1', period: '0' });
+      expect((await admit(sut, { requestId: 'req-2' }))[2]).toBe('2000000');
     });
 
     it('keeps balances of 100M credits exact, never in exponent notation', async () => {
@@ -335,7 +358,7 @@ describe.each([
 
       const reset = (await outbox(sut)).find((f) => f[0] === 'period_reset')!;
       expect([reset[4], reset[5]]).toEqual(['100000000000000', '100000000000000']);
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toMatchObject({ bal: '99999999000000' });
+      expect(await credits(sut, ACCOUNT)).toMatchObject({ bal: '99999999000000' });
     });
   });
 
@@ -372,21 +395,37 @@ describe.each([
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual(await sut.hgetall(BillingKeys.credits(OTHER)));
     });
 
-    it('touches no key and asks for the full script when the balance is of another epoch or period', async () => {
+    it('leaves every key as it was and asks for the full script when the balance is of another epoch or period', async () => {
       await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
       const before = { credits: await sut.hgetall(BillingKeys.credits(ACCOUNT)), outbox: await sut.llen(BillingKeys.outbox) };
       const window = BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS));
-      const fast = (ep: string) =>
-        sut.run(ADMIT_FAST_SCRIPT, [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)], [100, 1_000_000, ep, 'charge|x|', '|1|0|', T0]);
+      const fast = (epoch: number, period: number, cost = 1_000_000) =>
+        sut.run(ADMIT_FAST_SCRIPT, [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)], [T0, 100, cost, balanceField(epoch, period), 'charge|x|']);
 
-      for (const ep of ['2:0', '1:1', '0:0']) expect(await fast(ep)).toEqual([3, 0, '']);
+      for (const [epoch, period] of [[2, 0], [1, 1], [0, 0]]) {
+        expect(await fast(epoch, period)).toEqual([3, 0, '']);
+        expect(await fast(epoch, period, 0)).toEqual([3, 0, '']);
+      }
 
-      expect(await sut.get(window)).toBeNull();
+      // The window's count was taken back (the full script counts the call), the balance field of the
+      // other epoch or period the charge created is gone again, and nothing reached the ledger.
+      expect(Number((await sut.get(window)) ?? '0')).toBe(0);
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual(before.credits);
       expect(await sut.llen(BillingKeys.outbox)).toBe(before.outbox);
       // ...and decides alone once the epoch and period are the stored ones.
-      expect(await fast('1:0')).toEqual([1, 1, '3000000']);
+      expect(await fast(1, 0)).toEqual([1, 1, '3000000']);
       expect(await sut.lrange(BillingKeys.outbox, -1, -1)).toEqual([`charge|x|3000000|1|0|2|${T0}`]);
+    });
+
+    it('takes a charge the balance cannot pay back at once, and counts the window', async () => {
+      await admit(sut, { requestId: 'req-1', seedMicro: '1500000' });
+      const window = BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS));
+
+      const reply = await sut.run(ADMIT_FAST_SCRIPT, [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)], [T0, 100, 1_000_000, balanceField(1, 0), 'charge|x|']);
+
+      expect(reply).toEqual([2, 1, '500000']);
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '500000', epoch: '1', period: '0' });
+      expect(await sut.llen(BillingKeys.outbox)).toBe(1);
     });
 
     it('decides a batch of calls as it decides them one by one: replies, balances, windows and ledger lines', async () => {
@@ -406,7 +445,7 @@ describe.each([
         { requestId: 'b-6', metered: false, keyId: 'key-5' },
         { requestId: 'b-7', costMicro: 0 },
         { requestId: 'b-8' },
-      ].map((call, i) => ({ ...call, nowMs: T0 + 10 + i }));
+      ].map((call) => ({ ...call, nowMs: T0 + 10 }));
       const run = async (kv: KvStore, together: boolean) => {
         for (const seed of seeds) await admit(kv, seed);
         const replies = together ? await admitBatch(kv, batch.map(scriptCall)) : [];
@@ -438,7 +477,7 @@ describe.each([
 
       expect(await refund(sut, reply, { requestId: 'req-1', nowMs: T0 + 700 })).toBe('5000000');
 
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '5000000', epoch: '1', period: '0', ep: '1:0' });
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '5000000', epoch: '1', period: '0' });
       const [, voided] = (await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
       expect(voided).toEqual({
         type: 'void',
@@ -460,7 +499,7 @@ describe.each([
 
       expect(await refund(sut, first, { requestId: 'req-1' })).toBe('9000000');
 
-      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ bal: '9000000', epoch: '2', period: '0', ep: '2:0' });
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '9000000', epoch: '2', period: '0' });
       expect((await outbox(sut)).map((f) => [f[0], f[2], f[5]])).toEqual([
         ['charge', 'req-1', '4000000'],
         ['charge', 'req-2', '9000000'],

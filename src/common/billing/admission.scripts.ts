@@ -15,10 +15,33 @@ export enum AdmitStatus {
  */
 export type AdmitReply = [AdmitStatus, number, string, number, number];
 
+/**
+ * The live balance of an account lives in its credits hash as `epoch`, `period` and one balance field
+ * named after them, `|<epoch>|<period>|` (the same text as the ledger line's epoch and period fields),
+ * holding BALANCE_OFFSET plus the balance in micro-credits. So a charge says by itself whether the
+ * balance is the caller's current one: HINCRBY on the caller's field gives at least BALANCE_OFFSET minus
+ * the cost when it is, and minus the cost when that field does not exist (a new month, an operator
+ * change, no balance yet), which no balance can give. The lean script needs no read before its charge.
+ * 2^50 leaves room for MAX_CREDIT_BALANCE (10^15 micro-credits) below 2^53, where Lua's doubles stay exact.
+ */
+export const BALANCE_OFFSET = 2 ** 50;
+
+/** Name of the balance field of an epoch and period (see BALANCE_OFFSET). */
+export const balanceField = (epoch: number | string, period: number | string) => `|${epoch}|${period}|`;
+
 // Shared Lua helpers: integers are printed with %d because Lua's default number format turns 1e14 into "1e+14".
-const LUA_HELPERS = `
+export const LUA_HELPERS = `
+local OFFSET = ${BALANCE_OFFSET}
 local function int(x) return string.format('%d', x) end
+local function field(epoch, period) return '|' .. epoch .. '|' .. period .. '|' end
 `;
+
+/** The live balance in micro-credits, for the in-process twins (null when there is none). */
+export function liveBalanceLocal(data: MemoryData, credits: string): number | null {
+  const epoch = data.hget(credits, 'epoch');
+  const stored = epoch === null ? null : data.hget(credits, balanceField(epoch, data.hget(credits, 'period')!));
+  return stored === null ? null : Number(stored) - BALANCE_OFFSET;
+}
 
 /**
  * The whole per-request admission in one round trip (admitCall's slow path; see ADMIT_FAST_SCRIPT):
@@ -43,17 +66,22 @@ local balance, heldEpoch, period = '-1', 0, 0
 if cost >= 0 then
   local epoch = tonumber(ARGV[4])
   local current = tonumber(ARGV[6])
-  local state = redis.call('HMGET', KEYS[2], 'bal', 'epoch', 'period')
+  -- 'bal' is where versions before the balance fields kept the balance of the stored epoch and period.
+  local state = redis.call('HMGET', KEYS[2], 'epoch', 'period', 'bal')
+  local stored = state[1] and (redis.call('HGET', KEYS[2], field(state[1], state[2])) or (state[3] and int(OFFSET + tonumber(state[3]))))
+  if state[3] then redis.call('HDEL', KEYS[2], 'bal', 'ep') end
   local bal
-  if (not state[1]) or tonumber(state[2]) < epoch then
+  if (not stored) or tonumber(state[1]) < epoch then
+    if state[1] then redis.call('HDEL', KEYS[2], field(state[1], state[2])) end
     bal = tonumber(ARGV[3])
     period = tonumber(ARGV[5])
     heldEpoch = epoch
-    redis.call('HSET', KEYS[2], 'bal', ARGV[3], 'epoch', ARGV[4], 'period', ARGV[5], 'ep', ARGV[4] .. ':' .. ARGV[5])
+    redis.call('HSET', KEYS[2], 'epoch', ARGV[4], 'period', ARGV[5], field(ARGV[4], ARGV[5]), int(OFFSET + bal))
   else
-    bal = tonumber(state[1])
-    period = tonumber(state[3])
-    heldEpoch = tonumber(state[2])
+    bal = tonumber(stored) - OFFSET
+    period = tonumber(state[2])
+    heldEpoch = tonumber(state[1])
+    if state[3] then redis.call('HSET', KEYS[2], field(state[1], state[2]), stored) end
   end
   -- Only a caller that knows the account's current epoch may start a new period: a replica whose cached
   -- caller predates an operator change (new anchor, new quota) must not reset with the old ones.
@@ -61,13 +89,14 @@ if cost >= 0 then
     local quota = tonumber(ARGV[7])
     redis.call('RPUSH', KEYS[4], 'period_reset|' .. ARGV[9] .. '|' .. ARGV[9] .. ':e' .. ARGV[4] .. ':p' .. ARGV[6] .. '||' ..
       int(quota - bal) .. '|' .. ARGV[7] .. '|' .. ARGV[4] .. '|' .. ARGV[6] .. '|' .. int(redis.call('INCR', KEYS[3])) .. '|' .. ARGV[11])
-    redis.call('HSET', KEYS[2], 'bal', ARGV[7], 'period', ARGV[6], 'ep', ARGV[4] .. ':' .. ARGV[6])
+    redis.call('HDEL', KEYS[2], field(ARGV[4], int(period)))
+    redis.call('HSET', KEYS[2], 'period', ARGV[6], field(ARGV[4], ARGV[6]), int(OFFSET + quota))
     bal = quota
     period = current
   end
   if bal < cost then return {2, count, int(bal), heldEpoch, period} end
   if cost > 0 then
-    bal = redis.call('HINCRBY', KEYS[2], 'bal', -cost)
+    bal = redis.call('HINCRBY', KEYS[2], field(int(heldEpoch), int(period)), -cost) - OFFSET
     redis.call('RPUSH', KEYS[4], 'charge|' .. ARGV[9] .. '|' .. ARGV[8] .. '|' .. ARGV[10] .. '|' .. int(-cost) .. '|' ..
       int(bal) .. '|' .. int(heldEpoch) .. '|' .. int(period) .. '|' .. int(redis.call('INCR', KEYS[3])) .. '|' .. ARGV[11])
   end
@@ -88,28 +117,38 @@ return {1, count, balance, heldEpoch, period}
     if (cost >= 0) {
       const epoch = Number(epochArg);
       const current = Number(currentPeriod);
+      const storedEpoch = data.hget(credits, 'epoch');
+      const storedPeriod = data.hget(credits, 'period');
+      const legacy = data.hget(credits, 'bal');
+      const stored = liveBalanceLocal(data, credits) ?? (storedEpoch !== null && legacy !== null ? Number(legacy) : null);
+      if (legacy !== null) {
+        data.hdel(credits, 'bal');
+        data.hdel(credits, 'ep');
+      }
       let bal: number;
-      const storedBal = data.hget(credits, 'bal');
-      if (storedBal === null || Number(data.hget(credits, 'epoch')) < epoch) {
+      if (stored === null || Number(storedEpoch) < epoch) {
+        if (storedEpoch !== null) data.hdel(credits, balanceField(storedEpoch, storedPeriod!));
         bal = Number(seedBal);
         period = Number(seedPeriod);
         heldEpoch = epoch;
-        data.hset(credits, { bal: seedBal, epoch: epochArg, period: seedPeriod, ep: `${epochArg}:${seedPeriod}` });
+        data.hset(credits, { epoch: epochArg, period: seedPeriod, [balanceField(epochArg, seedPeriod)]: String(BALANCE_OFFSET + bal) });
       } else {
-        bal = Number(storedBal);
-        period = Number(data.hget(credits, 'period'));
-        heldEpoch = Number(data.hget(credits, 'epoch'));
+        bal = stored;
+        period = Number(storedPeriod);
+        heldEpoch = Number(storedEpoch);
+        if (legacy !== null) data.hset(credits, { [balanceField(storedEpoch!, storedPeriod!)]: String(BALANCE_OFFSET + stored) });
       }
       if (heldEpoch === epoch && period < current) {
         const seq = data.incrBy(seqKey, 1);
         data.rpush(outbox, ['period_reset', accountId, `${accountId}:e${epochArg}:p${currentPeriod}`, '', String(Number(quota) - bal), quota, epochArg, currentPeriod, String(seq), nowMs].join('|'));
-        data.hset(credits, { bal: quota, period: currentPeriod, ep: `${epochArg}:${currentPeriod}` });
+        data.hdel(credits, balanceField(epochArg, period));
+        data.hset(credits, { period: currentPeriod, [balanceField(epochArg, currentPeriod)]: String(BALANCE_OFFSET + Number(quota)) });
         bal = Number(quota);
         period = current;
       }
       if (bal < cost) return [AdmitStatus.INSUFFICIENT_CREDITS, count, String(bal), heldEpoch, period];
       if (cost > 0) {
-        bal = data.hincrBy(credits, 'bal', -cost);
+        bal = data.hincrBy(credits, balanceField(heldEpoch, period), -cost) - BALANCE_OFFSET;
         const seq = data.incrBy(seqKey, 1);
         data.rpush(outbox, ['charge', accountId, requestId, endpoint, String(-cost), String(bal), String(heldEpoch), String(period), String(seq), nowMs].join('|'));
       }
@@ -118,149 +157,6 @@ return {1, count, balance, heldEpoch, period}
     return [AdmitStatus.ADMITTED, count, balance, heldEpoch, period];
   },
 };
-
-/** Status of ADMIT_FAST_SCRIPT for a call whose balance is not the caller's current one: run ADMIT_SCRIPT. */
-const NEEDS_FULL_ADMIT = 3;
-/** ADMIT_FAST_SCRIPT's keys and arguments per call, and the slots of its reply per call. */
-const FAST_KEYS = 2;
-const FAST_ARGS = 6;
-const FAST_REPLY = 3;
-
-/**
- * The common case of ADMIT_SCRIPT, for a whole batch of calls (the admissions of one event-loop turn)
- * in one script run: the live balance already belongs to the caller's epoch and period (the `ep` field
- * the full script keeps), so there is nothing to seed or reset and nothing to read before the charge.
- * A call for anything else (first call, operator change, new month, a caller older than the stored
- * epoch) is answered NEEDS_FULL_ADMIT before it touches a key, and admitBatch runs the full script for it.
- * The calls are decided one after the other, exactly as separate scripts would be; the batch only shares
- * what separate runs would each pay for: the script call itself, one read and one write of the ledger
- * sequence, and one RPUSH of all the charge lines. A line is the full script's, byte for byte: node joins
- * its fixed parts (head, mid) and the script puts the balance and the sequence number between them.
- * It relies on `ep` and `bal` living and dying together: only the full script writes `ep`, always in the
- * same HSET as `bal`, and nothing deletes one field without the other.
- * KEYS: seq, outbox, then per call: window, credits
- * ARGV: per call: cap, costMicro (-1: not metered), "epoch:period", head "charge|account|request|endpoint|-cost|",
- *       mid "|epoch|period|", nowMs
- * Reply: per call {status, count, balance ('' when not metered)}; {NEEDS_FULL_ADMIT, 0, ''} undecided.
- */
-export const ADMIT_FAST_SCRIPT: KvScript<Array<number | string>> = {
-  name: 'admit-fast',
-  lua: `${LUA_HELPERS}
-local reply, lines, seq = {}, {}, nil
-for i = 0, (#KEYS - 2) / ${FAST_KEYS} - 1 do
-  local window, credits, a = KEYS[3 + ${FAST_KEYS} * i], KEYS[4 + ${FAST_KEYS} * i], ${FAST_ARGS} * i
-  local cost = tonumber(ARGV[a + 2])
-  local status, count, bal = ${NEEDS_FULL_ADMIT}, 0, ''
-  if cost < 0 or redis.call('HGET', credits, 'ep') == ARGV[a + 3] then
-    count = redis.call('INCR', window)
-    if count == 1 then redis.call('PEXPIRE', window, ${WINDOW_KEY_TTL_MS}) end
-    if count > tonumber(ARGV[a + 1]) then status = 0
-    elseif cost < 0 then status = 1
-    elseif cost == 0 then status, bal = 1, redis.call('HGET', credits, 'bal') or ''
-    else
-      local after = redis.call('HINCRBY', credits, 'bal', -cost)
-      if after < 0 then status, bal = 2, int(redis.call('HINCRBY', credits, 'bal', cost))
-      else
-        seq = (seq or tonumber(redis.call('GET', KEYS[1]) or '0')) + 1
-        status, bal = 1, int(after)
-        lines[#lines + 1] = ARGV[a + 4] .. bal .. ARGV[a + 5] .. int(seq) .. '|' .. ARGV[a + 6]
-      end
-    end
-  end
-  reply[${FAST_REPLY} * i + 1], reply[${FAST_REPLY} * i + 2], reply[${FAST_REPLY} * i + 3] = status, count, bal
-end
-if #lines > 0 then
-  redis.call('SET', KEYS[1], int(seq))
-  redis.call('RPUSH', KEYS[2], unpack(lines))
-end
-return reply
-`,
-  local(data, [seqKey, outbox, ...callKeys], args) {
-    const reply: Array<number | string> = [];
-    for (let i = 0; i < callKeys.length / FAST_KEYS; i++) {
-      const [window, credits] = callKeys.slice(FAST_KEYS * i, FAST_KEYS * (i + 1));
-      const [cap, costArg, ep, head, mid, nowMs] = args.slice(FAST_ARGS * i, FAST_ARGS * (i + 1));
-      const cost = Number(costArg);
-      const decide = (): [number, number, string] => {
-        if (cost >= 0 && data.hget(credits, 'ep') !== ep) return [NEEDS_FULL_ADMIT, 0, ''];
-        const count = data.incrBy(window, 1);
-        if (count === 1) data.pexpire(window, WINDOW_KEY_TTL_MS);
-        if (count > Number(cap)) return [AdmitStatus.RATE_LIMITED, count, ''];
-        if (cost < 0) return [AdmitStatus.ADMITTED, count, ''];
-        if (cost === 0) return [AdmitStatus.ADMITTED, count, data.hget(credits, 'bal') ?? ''];
-        const bal = data.hincrBy(credits, 'bal', -cost);
-        if (bal < 0) return [AdmitStatus.INSUFFICIENT_CREDITS, count, String(data.hincrBy(credits, 'bal', cost))];
-        data.rpush(outbox, `${head}${bal}${mid}${data.incrBy(seqKey, 1)}|${nowMs}`);
-        return [AdmitStatus.ADMITTED, count, String(bal)];
-      };
-      reply.push(...decide());
-    }
-    return reply;
-  },
-};
-
-export interface AdmitParams {
-  cap: number;
-  /** -1 when the caller is not metered. */
-  costMicro: number;
-  seedMicro: string;
-  epoch: number;
-  seedPeriod: number;
-  period: number;
-  quotaMicro: string;
-  requestId: string;
-  accountId: string;
-  endpoint: string;
-  nowMs: number;
-}
-
-/** The per-call keys of both admission scripts (the ledger sequence and outbox are shared). */
-export interface AdmitCall {
-  window: string;
-  credits: string;
-  params: AdmitParams;
-}
-
-/**
- * The admissions of a batch of calls: one run of the fast script for all of them, and the full one for
- * each call the fast one cannot decide (about once per account and month on a replica). A call gets the
- * same AdmitReply either way.
- */
-export async function admitBatch(kv: KvStore, calls: readonly AdmitCall[]): Promise<AdmitReply[]> {
-  const keys: string[] = [BillingKeys.seq, BillingKeys.outbox];
-  const args: KvArg[] = [];
-  for (const { window, credits, params: p } of calls) {
-    keys.push(window, credits);
-    args.push(p.cap, p.costMicro, `${p.epoch}:${p.period}`, `charge|${p.accountId}|${p.requestId}|${p.endpoint}|${-p.costMicro}|`, `|${p.epoch}|${p.period}|`, p.nowMs);
-  }
-  const fast = await kv.run(ADMIT_FAST_SCRIPT, keys, args);
-  return Promise.all(
-    calls.map((call, i): AdmitReply | Promise<AdmitReply> => {
-      const status = Number(fast[FAST_REPLY * i]);
-      const count = Number(fast[FAST_REPLY * i + 1]);
-      const p = call.params;
-      if (status === NEEDS_FULL_ADMIT) return admitFull(kv, call);
-      if (p.costMicro < 0 || status === AdmitStatus.RATE_LIMITED) return [status, count, '-1', 0, 0];
-      return [status, count, String(fast[FAST_REPLY * i + 2]), p.epoch, p.period];
-    }),
-  );
-}
-
-function admitFull(kv: KvStore, { window, credits, params: p }: AdmitCall): Promise<AdmitReply> {
-  return kv.run(ADMIT_SCRIPT, [window, credits, BillingKeys.seq, BillingKeys.outbox], [
-    p.cap,
-    p.costMicro,
-    p.seedMicro,
-    p.epoch,
-    p.seedPeriod,
-    p.period,
-    p.quotaMicro,
-    p.requestId,
-    p.accountId,
-    p.endpoint,
-    p.nowMs,
-  ]);
-}
 
 /**
  * Undo the charge of an admitted call that failed: return the credits to the balance (unless an operator
@@ -275,19 +171,29 @@ export const REFUND_SCRIPT: KvScript<string> = {
   name: 'refund',
   lua: `${LUA_HELPERS}
 local cost = tonumber(ARGV[4])
-local state = redis.call('HMGET', KEYS[1], 'bal', 'epoch', 'period')
-local bal = state[1] or '-1'
-if state[2] == ARGV[5] and state[3] == ARGV[6] then bal = int(redis.call('HINCRBY', KEYS[1], 'bal', cost)) end
+local state = redis.call('HMGET', KEYS[1], 'epoch', 'period')
+local bal = '-1'
+local stored = state[1] and redis.call('HGET', KEYS[1], field(state[1], state[2]))
+if stored then
+  if state[1] == ARGV[5] and state[2] == ARGV[6] then bal = int(redis.call('HINCRBY', KEYS[1], field(state[1], state[2]), cost) - OFFSET)
+  else bal = int(tonumber(stored) - OFFSET) end
+end
 redis.call('RPUSH', KEYS[3], 'void|' .. ARGV[2] .. '|' .. ARGV[1] .. '|' .. ARGV[3] .. '|' .. int(cost) .. '|' .. bal .. '|' ..
-  (state[2] or '-1') .. '|' .. (state[3] or '-1') .. '|' .. int(redis.call('INCR', KEYS[2])) .. '|' .. ARGV[7])
+  (state[1] or '-1') .. '|' .. (state[2] or '-1') .. '|' .. int(redis.call('INCR', KEYS[2])) .. '|' .. ARGV[7])
 return bal
 `,
   local(data, [credits, seqKey, outbox], [requestId, accountId, endpoint, costArg, epoch, period, nowMs]) {
     const cost = Number(costArg);
     const heldEpoch = data.hget(credits, 'epoch');
     const heldPeriod = data.hget(credits, 'period');
-    const bal = data.hget(credits, 'bal') ?? '-1';
-    const after = heldEpoch === epoch && heldPeriod === period ? String(data.hincrBy(credits, 'bal', cost)) : bal;
+    const stored = liveBalanceLocal(data, credits);
+    let after = '-1';
+    if (stored !== null) {
+      after =
+        heldEpoch === epoch && heldPeriod === period
+          ? String(data.hincrBy(credits, balanceField(epoch, period), cost) - BALANCE_OFFSET)
+          : String(stored);
+    }
     const seq = data.incrBy(seqKey, 1);
     data.rpush(outbox, ['void', accountId, requestId, endpoint, String(cost), after, heldEpoch ?? '-1', heldPeriod ?? '-1', String(seq), nowMs].join('|'));
     return after;

@@ -10,7 +10,10 @@ export interface LedgerWriteResult {
   fenced: boolean;
 }
 
-// Each line is split once (MATERIALIZED: an inlined CTE would split it again for every field).
+// Each line is split once (MATERIALIZED: an inlined CTE would split it again for every field). Amounts
+// travel as integer micro-credits and become credits by their text ('<micro>e-6'), which PostgreSQL
+// parses at once, cheaper than a numeric multiplication; the timestamp divides as float8, ~4 times cheaper
+// than numeric division (and exact to the microsecond for epoch milliseconds).
 const ENTRIES = `
   fence AS MATERIALIZED (
     SELECT 1 FROM ledger_drain WHERE outbox = $3 AND token = $2 FOR SHARE
@@ -18,7 +21,7 @@ const ENTRIES = `
     SELECT string_to_array(line, '|') AS f FROM unnest(string_to_array($1::text, E'\\n')) AS line
   ), entries AS MATERIALIZED (
     SELECT f[1] AS type, f[2]::uuid AS account_id, f[3] AS reference_id, nullif(f[4], '') AS endpoint,
-           f[5]::numeric AS amount, f[6]::numeric AS balance_after, f[7]::int AS epoch, f[8]::int AS period,
+           (f[5] || 'e-6')::numeric AS amount, (f[6] || 'e-6')::numeric AS balance_after, f[7]::int AS epoch, f[8]::int AS period,
            f[9]::bigint AS seq, f[10]::bigint AS at_ms
       FROM lines
      WHERE cardinality(f) = ${LEDGER_FIELD_COUNT} AND f[1] IN ('charge', 'period_reset', 'void')
@@ -28,9 +31,9 @@ const insertRows = (skipVoided: string, onConflict: string) => `
   inserted AS (
     INSERT INTO credit_transactions
       (account_id, type, amount, balance_after, reference_type, reference_id, endpoint, seq, created_at)
-    SELECT e.account_id, e.type, e.amount * 0.000001, e.balance_after * 0.000001,
+    SELECT e.account_id, e.type, e.amount, e.balance_after,
            CASE e.type WHEN 'charge' THEN 'api_call' ELSE 'credit_period' END, e.reference_id, e.endpoint, e.seq,
-           to_timestamp(e.at_ms / 1000.0)
+           to_timestamp(e.at_ms / 1000.0::float8)
       FROM entries e
      WHERE EXISTS (SELECT 1 FROM fence) AND e.type <> 'void' ${skipVoided}
     ${onConflict}
@@ -43,7 +46,7 @@ const FOLD_AND_COUNT = `
       FROM entries WHERE balance_after >= 0 ORDER BY account_id, seq DESC
   ), folded AS (
     UPDATE accounts a
-       SET credit_balance = n.balance_after * 0.000001, credit_seq = n.seq,
+       SET credit_balance = n.balance_after, credit_seq = n.seq,
            credit_period = GREATEST(a.credit_period, n.period), updated_at = now()
       FROM newest n
      WHERE EXISTS (SELECT 1 FROM fence) AND a.id = n.account_id AND a.credit_epoch = n.epoch AND a.credit_seq < n.seq
