@@ -54,7 +54,7 @@ const FOLD_AND_COUNT = `
   SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM entries)::int AS valid,
          EXISTS (SELECT 1 FROM fence) AS fenced`;
 
-const SKIP_WRITTEN = 'ON CONFLICT (type, reference_type, reference_id) DO NOTHING';
+const SKIP_WRITTEN = 'ON CONFLICT (reference_id) DO NOTHING';
 
 // A batch is normally new to the ledger: its statement skips the conflict arbiter (speculative insertion
 // costs ~3 µs per row). A batch written before but not trimmed (a drainer stopped in between) then fails
@@ -72,7 +72,7 @@ const WRITE_WITH_VOIDS = `WITH ${ENTRIES},
   deleted AS (
     DELETE FROM credit_transactions t
      WHERE EXISTS (SELECT 1 FROM fence)
-       AND (t.type, t.reference_type, t.reference_id) IN (SELECT 'charge', 'api_call', reference_id FROM voids)
+       AND t.reference_id IN (SELECT reference_id FROM voids) AND t.type = 'charge' AND t.reference_type = 'api_call'
   ), ${FOLD_AND_COUNT}`;
 
 /**

@@ -3,6 +3,7 @@ import { HlSnapshots1763800000000 } from './migrations/1763800000000-hl-snapshot
 import { HolderTags1763900000000 } from './migrations/1763900000000-holder-tags';
 import { LedgerDrainFence1764000000000 } from './migrations/1764000000000-ledger-drain-fence';
 import { LedgerWithoutAccountFk1764100000000 } from './migrations/1764100000000-ledger-without-account-fk';
+import { LedgerReferenceIndex1764200000000 } from './migrations/1764200000000-ledger-reference-index';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   HolderTags1763900000000,
   LedgerDrainFence1764000000000,
   LedgerWithoutAccountFk1764100000000,
+  LedgerReferenceIndex1764200000000,
 ];

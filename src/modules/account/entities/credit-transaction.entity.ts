@@ -7,7 +7,7 @@ export type CreditReferenceType = 'api_call' | 'credit_period' | 'operator';
 /** The durable credit ledger (contract part 2.7). One row per billed call, reset or operator change. */
 @Entity({ name: 'credit_transactions' })
 @Index('credit_transactions_account_created_idx', ['accountId', 'id'])
-@Index('credit_transactions_reference_uq', ['type', 'referenceType', 'referenceId'], { unique: true })
+@Index('credit_transactions_reference_uq', ['referenceId'], { unique: true })
 export class CreditTransactionEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;
