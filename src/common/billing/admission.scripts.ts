@@ -1,6 +1,6 @@
-import { KvArg, KvScript, KvStore } from '../../infra/kv/kv-store';
+import { KvScript } from '../../infra/kv/kv-store';
 import { MemoryData } from '../../infra/kv/memory-data';
-import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS } from './billing-keys';
+import { USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS } from './billing-keys';
 
 /** Status codes returned by ADMIT_SCRIPT as the first element. */
 export enum AdmitStatus {
@@ -44,7 +44,7 @@ export function liveBalanceLocal(data: MemoryData, credits: string): number | nu
 }
 
 /**
- * The whole per-request admission in one round trip (admitCall's slow path; see ADMIT_FAST_SCRIPT):
+ * The whole per-request admission in one round trip (admitBatch's slow path; see ADMIT_FAST_SCRIPT):
  * count the call in the key's fixed window, and for metered accounts bring the live balance up to date
  * (operator re-seed, monthly reset), take the call's cost and append its charge to the ledger outbox at
  * once. A call that then fails is voided by REFUND, which gives the credits back and appends a void the
