@@ -366,7 +366,7 @@ describe.each([
     const OTHER = '22222222-2222-4222-8222-222222222222';
 
     it('answers every call of a known epoch and period as the full script does, line for line', async () => {
-      // One account through admitCall (fast script after the first call), a twin only through the full script.
+      // One account through admitBatch (fast script after the first call), a twin only through the full script.
       const calls: AdmitCall[] = [
         { requestId: 'req-1', seedMicro: '4000000' },
         { requestId: 'req-2' },
