@@ -2,7 +2,7 @@ import { ConfigService } from '@nestjs/config';
 import { ApiCaller } from '../../common/auth/api-caller';
 import { AppConfig } from '../../config/app.config';
 import { AccountRepository } from './account.repository';
-import { ApiCallerCache } from './api-caller.cache';
+import { ACTIVE_KEY_WINDOW_MS, ApiCallerCache } from './api-caller.cache';
 import { generateApiKey } from './api-key-format';
 
 const TTL_MS = 1000;
@@ -94,15 +94,26 @@ describe(ApiCallerCache.name, () => {
     expect(refusedAt! - revokedAt).toBeLessThanOrEqual(TTL_MS);
   });
 
-  it('does not refresh keys nobody used since their last read, nor unknown keys', async () => {
-    const idle = keys.add();
-    await sut.resolve(idle);
+  it('keeps a key used now and then fresh for the active window, then lets it expire; never refreshes unknown keys', async () => {
+    const occasional = keys.add();
+    await sut.resolve(occasional);
     await sut.resolve(generateApiKey().plaintext);
-    await jest.advanceTimersByTimeAsync(3 * TTL_MS);
-    // The two first reads, and nothing since.
     expect(keys.queries).toHaveLength(2);
-    // Expired, so the next call reads the key again.
-    await sut.resolve(idle);
-    expect(keys.queries).toHaveLength(3);
+
+    // Unused for a third of the window: the rounds kept it fresh, so this call reads nothing itself.
+    await jest.advanceTimersByTimeAsync(ACTIVE_KEY_WINDOW_MS / 3);
+    const rounds = keys.queries.length - 2;
+    expect(rounds).toBeGreaterThanOrEqual(ACTIVE_KEY_WINDOW_MS / 3 / (TTL_MS / 2) - 1);
+    expect(keys.queries.slice(2).every((q) => q.length === 1 && keys.active.has(q[0]))).toBe(true);
+    expect(await sut.resolve(occasional)).toEqual(expect.objectContaining({ tier: 'pro' }));
+    expect(keys.queries).toHaveLength(2 + rounds);
+
+    // Idle past the window (and a TTL): no more rounds for it, so it expired and the next call reads it.
+    await jest.advanceTimersByTimeAsync(ACTIVE_KEY_WINDOW_MS + 2 * TTL_MS);
+    const before = keys.queries.length;
+    await jest.advanceTimersByTimeAsync(5 * TTL_MS);
+    expect(keys.queries).toHaveLength(before);
+    await sut.resolve(occasional);
+    expect(keys.queries).toHaveLength(before + 1);
   });
 });

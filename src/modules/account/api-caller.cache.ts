@@ -8,21 +8,29 @@ import { API_KEY_PATTERN, hashApiKey } from './api-key-format';
 const MAX_ENTRIES = 50_000;
 /** Keys per refresh query. */
 const REFRESH_CHUNK = 1_000;
+/**
+ * Keys used within this long are kept fresh by the refresh rounds. A key used every few seconds (a bot
+ * polling, or a load generator cycling through a thousand keys) must not expire between its calls and
+ * then wait for a database read on the request path; one row in a bulk read costs the database far less
+ * than a query of its own. Keys idle longer are left to expire.
+ */
+export const ACTIVE_KEY_WINDOW_MS = 30_000;
 
 interface CacheEntry {
   caller: ApiCaller | null;
   keyHash: string;
   expiresAt: number;
-  /** Used since it was (re)loaded: only such entries are refreshed ahead of their expiry. */
-  used: boolean;
+  /** Epoch ms of its last use: entries used within ACTIVE_KEY_WINDOW_MS are refreshed ahead of their expiry. */
+  lastUsedAt: number;
 }
 
 /**
  * Resolves x-api-key to its caller with no database query on the hot path: hits and misses are kept in
  * memory for API_KEY_CACHE_TTL_MS (at most 5 s, so a revoked key stops working on every replica within
  * that), concurrent misses for one key share one query, and last-used times are written in batches.
- * Keys in use are re-read ahead of their expiry, all in one query per half TTL, rather than one query per
- * key per TTL on the request path (520 busy keys and a 2 s TTL made 260 queries a second).
+ * Keys used in the last ACTIVE_KEY_WINDOW_MS are re-read ahead of their expiry, all in one query per half
+ * TTL, rather than one query per key per TTL on the request path (520 busy keys and a 2 s TTL made 260
+ * queries a second; keys used every few seconds, rather than since the last read, still made ~230).
  */
 @Injectable()
 export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
@@ -63,7 +71,7 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
     const hit = this.entries.get(plaintextKey);
     let caller: ApiCaller | null;
     if (hit && hit.expiresAt > now) {
-      hit.used = true;
+      hit.lastUsedAt = now;
       caller = hit.caller;
     } else {
       caller = await this.load(plaintextKey);
@@ -83,7 +91,7 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
           const caller = found.get(keyHash) ?? null;
           if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
           this.entries.delete(plaintextKey);
-          this.entries.set(plaintextKey, { caller, keyHash, expiresAt: readAt + this.ttlMs, used: false });
+          this.entries.set(plaintextKey, { caller, keyHash, expiresAt: readAt + this.ttlMs, lastUsedAt: readAt });
           return caller;
         })
         .finally(() => this.loading.delete(plaintextKey));
@@ -93,9 +101,9 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /**
-   * Re-reads every known key used since its last read (every half TTL, so well before it expires), so
-   * busy keys never wait for the database. Expired entries go. Freshness counts from when the query was sent:
-   * a revocation committed after that is caught by the next round, still within the TTL.
+   * Re-reads every known key used within ACTIVE_KEY_WINDOW_MS (every half TTL, so well before it expires),
+   * so keys in use never wait for the database. Expired entries go. Freshness counts from when the query
+   * was sent: a revocation committed after that is caught by the next round, still within the TTL.
    */
   async refreshInUse(): Promise<void> {
     if (this.refreshing) return;
@@ -105,7 +113,7 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
       const due: Array<[string, CacheEntry]> = [];
       for (const [key, entry] of this.entries) {
         if (entry.expiresAt <= now) this.entries.delete(key);
-        else if (entry.used && entry.caller) due.push([key, entry]);
+        else if (entry.caller && now - entry.lastUsedAt < ACTIVE_KEY_WINDOW_MS) due.push([key, entry]);
       }
       for (let i = 0; i < due.length; i += REFRESH_CHUNK) await this.refresh(due.slice(i, i + REFRESH_CHUNK));
     } catch (error) {
@@ -122,7 +130,7 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
     for (const [key, entry] of due) {
       // A request may have reloaded the key meanwhile; its entry is at least as fresh as this one.
       if (this.entries.get(key) !== entry) continue;
-      this.entries.set(key, { caller: found.get(entry.keyHash) ?? null, keyHash: entry.keyHash, expiresAt: readAt + this.ttlMs, used: false });
+      this.entries.set(key, { caller: found.get(entry.keyHash) ?? null, keyHash: entry.keyHash, expiresAt: readAt + this.ttlMs, lastUsedAt: entry.lastUsedAt });
     }
   }
 
