@@ -17,6 +17,8 @@ const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const T0 = Date.UTC(2027, 0, 15, 12, 0, 0);
 const ENDPOINT = 'hl.perp.holders';
 const ACCOUNT = '0b9f3c2e-5d1a-4c6e-9f00-1a2b3c4d5e6f';
+/** Request ids are UUIDs, as the ledger (and parseLedgerEntry) require of a charge's reference. */
+const req = (n: number) => `019aa8f2-0000-7000-8000-${String(n).padStart(12, '0')}`;
 
 /** What a test needs from a store beyond the KvStore interface: a clean slate, time passing, and TTL checks. */
 interface StoreHarness {
@@ -221,33 +223,33 @@ describe.each([
     });
 
     it('counts each minute in its own window', async () => {
-      await admit(sut, { requestId: 'req-1', cap: 1, metered: false });
+      await admit(sut, { requestId: req(1), cap: 1, metered: false });
 
-      expect(await admit(sut, { requestId: 'req-2', cap: 1, metered: false, nowMs: T0 + WINDOW_MS })).toEqual([AdmitStatus.ADMITTED, 1, '-1', 0, 0]);
+      expect(await admit(sut, { requestId: req(2), cap: 1, metered: false, nowMs: T0 + WINDOW_MS })).toEqual([AdmitStatus.ADMITTED, 1, '-1', 0, 0]);
     });
 
     it('gives the window key a lease of WINDOW_KEY_TTL_MS', async () => {
-      await admit(sut, { requestId: 'req-1', metered: false });
+      await admit(sut, { requestId: req(1), metered: false });
 
       await harness.expectLease(BillingKeys.window('key-1', Math.floor(T0 / WINDOW_MS)), WINDOW_KEY_TTL_MS);
     });
 
     it('answers an unmetered call with balance -1 and touches neither credits nor the ledger', async () => {
-      expect(await admit(sut, { requestId: 'req-1', metered: false })).toEqual([AdmitStatus.ADMITTED, 1, '-1', 0, 0]);
+      expect(await admit(sut, { requestId: req(1), metered: false })).toEqual([AdmitStatus.ADMITTED, 1, '-1', 0, 0]);
 
       expect(await credits(sut, ACCOUNT)).toEqual({});
       expect(await sut.llen(BillingKeys.outbox)).toBe(0);
     });
 
     it('seeds an absent balance from seedBal, deducts the cost and appends the charge to the outbox', async () => {
-      expect(await admit(sut, { requestId: 'req-1', seedMicro: '5000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '4000000', 1, 0]);
+      expect(await admit(sut, { requestId: req(1), seedMicro: '5000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '4000000', 1, 0]);
 
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '4000000', epoch: '1', period: '0' });
       expect((await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry)).toEqual([
         {
           type: 'charge',
           accountId: ACCOUNT,
-          referenceId: 'req-1',
+          referenceId: req(1),
           endpoint: ENDPOINT,
           amountMicro: '-1000000',
           balanceAfterMicro: '4000000',
@@ -260,19 +262,19 @@ describe.each([
     });
 
     it('charges nothing and writes no ledger line for a metered call that costs 0, but answers the balance', async () => {
-      expect(await admit(sut, { requestId: 'req-1', seedMicro: '5000000', costMicro: 0 })).toEqual([AdmitStatus.ADMITTED, 1, '5000000', 1, 0]);
+      expect(await admit(sut, { requestId: req(1), seedMicro: '5000000', costMicro: 0 })).toEqual([AdmitStatus.ADMITTED, 1, '5000000', 1, 0]);
 
       expect(await sut.llen(BillingKeys.outbox)).toBe(0);
     });
 
     it('keeps the live balance over seedBal while the epoch is unchanged', async () => {
-      await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+      await admit(sut, { requestId: req(1), seedMicro: '5000000' });
 
-      expect(await admit(sut, { requestId: 'req-2', seedMicro: '9000000' })).toEqual([AdmitStatus.ADMITTED, 2, '3000000', 1, 0]);
+      expect(await admit(sut, { requestId: req(2), seedMicro: '9000000' })).toEqual([AdmitStatus.ADMITTED, 2, '3000000', 1, 0]);
     });
 
     it('refuses with status 2 when the balance is below the cost, without deducting or writing a charge', async () => {
-      expect(await admit(sut, { requestId: 'req-1', seedMicro: '500000', costMicro: 1_000_000 })).toEqual([
+      expect(await admit(sut, { requestId: req(1), seedMicro: '500000', costMicro: 1_000_000 })).toEqual([
         AdmitStatus.INSUFFICIENT_CREDITS,
         1,
         '500000',
@@ -285,21 +287,21 @@ describe.each([
     });
 
     it('admits a call that spends the balance down to exactly zero', async () => {
-      expect(await admit(sut, { requestId: 'req-1', seedMicro: '1000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '0', 1, 0]);
+      expect(await admit(sut, { requestId: req(1), seedMicro: '1000000', costMicro: 1_000_000 })).toEqual([AdmitStatus.ADMITTED, 1, '0', 1, 0]);
     });
 
     it('re-seeds the balance when the operator epoch grows', async () => {
-      await admit(sut, { requestId: 'req-1', epoch: 1, seedMicro: '5000000' });
+      await admit(sut, { requestId: req(1), epoch: 1, seedMicro: '5000000' });
 
-      expect(await admit(sut, { requestId: 'req-2', epoch: 2, seedMicro: '10000000' })).toEqual([AdmitStatus.ADMITTED, 2, '9000000', 2, 0]);
+      expect(await admit(sut, { requestId: req(2), epoch: 2, seedMicro: '10000000' })).toEqual([AdmitStatus.ADMITTED, 2, '9000000', 2, 0]);
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '9000000', epoch: '2', period: '0' });
     });
 
     it('lets no caller older than an operator change start a period with its stale anchor or quota', async () => {
-      await admit(sut, { requestId: 'req-1', seedMicro: '7000000', epoch: 2, seedPeriod: 0, period: 0 });
+      await admit(sut, { requestId: req(1), seedMicro: '7000000', epoch: 2, seedPeriod: 0, period: 0 });
 
       // A replica still caching the caller from before the change (epoch 1, old anchor: period 4, old quota).
-      const reply = await admit(sut, { requestId: 'req-2', epoch: 1, seedPeriod: 4, period: 4, quotaMicro: '3000000', nowMs: T0 + 1000 });
+      const reply = await admit(sut, { requestId: req(2), epoch: 1, seedPeriod: 4, period: 4, quotaMicro: '3000000', nowMs: T0 + 1000 });
 
       expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '5000000', 2, 0]);
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '5000000', epoch: '2', period: '0' });
@@ -307,13 +309,13 @@ describe.each([
         ['charge', '2', '0'],
         ['charge', '2', '0'],
       ]);
-      expect(await refund(sut, reply, { requestId: 'req-2' })).toBe('6000000');
+      expect(await refund(sut, reply, { requestId: req(2) })).toBe('6000000');
     });
 
     it('resets the balance to the quota in a new period and queues a period_reset entry before the charge', async () => {
-      await admit(sut, { requestId: 'req-1', seedMicro: '5000000', period: 0 });
+      await admit(sut, { requestId: req(1), seedMicro: '5000000', period: 0 });
 
-      const reply = await admit(sut, { requestId: 'req-2', seedPeriod: 0, period: 1, quotaMicro: '20000000', nowMs: T0 + 1000 });
+      const reply = await admit(sut, { requestId: req(2), seedPeriod: 0, period: 1, quotaMicro: '20000000', nowMs: T0 + 1000 });
 
       expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '19000000', 1, 1]);
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '19000000', epoch: '1', period: '1' });
@@ -336,25 +338,25 @@ describe.each([
     it('takes over a balance kept the way earlier versions did (a bal field), without re-seeding it', async () => {
       await sut.run(TEST_HSET, [BillingKeys.credits(ACCOUNT)], ['bal', '4000000', 'epoch', '1', 'period', '0', 'ep', '1:0']);
 
-      const reply = await admit(sut, { requestId: 'req-1', seedMicro: '9000000' });
+      const reply = await admit(sut, { requestId: req(1), seedMicro: '9000000' });
 
       expect(reply).toEqual([AdmitStatus.ADMITTED, 1, '3000000', 1, 0]);
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '3000000', epoch: '1', period: '0' });
-      expect((await admit(sut, { requestId: 'req-2' }))[2]).toBe('2000000');
+      expect((await admit(sut, { requestId: req(2) }))[2]).toBe('2000000');
     });
 
     it('keeps balances of 100M credits exact, never in exponent notation', async () => {
-      const reply = await admit(sut, { requestId: 'req-1', seedMicro: '100000000000000', costMicro: 1_000_000 });
+      const reply = await admit(sut, { requestId: req(1), seedMicro: '100000000000000', costMicro: 1_000_000 });
 
       expect(reply).toEqual([AdmitStatus.ADMITTED, 1, '99999999000000', 1, 0]);
       expect((await outbox(sut))[0][5]).toBe('99999999000000');
-      expect(await refund(sut, reply, { requestId: 'req-1' })).toBe('100000000000000');
+      expect(await refund(sut, reply, { requestId: req(1) })).toBe('100000000000000');
     });
 
     it('writes a period_reset amount exact at 100M credits', async () => {
-      await admit(sut, { requestId: 'req-1', seedMicro: '1000000' });
+      await admit(sut, { requestId: req(1), seedMicro: '1000000' });
 
-      await admit(sut, { requestId: 'req-2', period: 1, quotaMicro: '100000000000000' });
+      await admit(sut, { requestId: req(2), period: 1, quotaMicro: '100000000000000' });
 
       const reset = (await outbox(sut)).find((f) => f[0] === 'period_reset')!;
       expect([reset[4], reset[5]]).toEqual(['100000000000000', '100000000000000']);
@@ -368,13 +370,13 @@ describe.each([
     it('answers every call of a known epoch and period as the full script does, line for line', async () => {
       // One account through admitBatch (fast script after the first call), a twin only through the full script.
       const calls: AdmitCall[] = [
-        { requestId: 'req-1', seedMicro: '4000000' },
-        { requestId: 'req-2' },
-        { requestId: 'req-3', costMicro: 0 },
-        { requestId: 'req-4', costMicro: 2_000_000 },
-        { requestId: 'req-5', costMicro: 2_000_000 },
-        { requestId: 'req-6', cap: 5 },
-        { requestId: 'req-7', metered: false },
+        { requestId: req(1), seedMicro: '4000000' },
+        { requestId: req(2) },
+        { requestId: req(3), costMicro: 0 },
+        { requestId: req(4), costMicro: 2_000_000 },
+        { requestId: req(5), costMicro: 2_000_000 },
+        { requestId: req(6), cap: 5 },
+        { requestId: req(7), metered: false },
       ];
       const viaFast: AdmitReply[] = [];
       const viaFull: AdmitReply[] = [];
@@ -396,7 +398,7 @@ describe.each([
     });
 
     it('leaves every key as it was and asks for the full script when the balance is of another epoch or period', async () => {
-      await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+      await admit(sut, { requestId: req(1), seedMicro: '5000000' });
       const before = { credits: await sut.hgetall(BillingKeys.credits(ACCOUNT)), outbox: await sut.llen(BillingKeys.outbox) };
       const window = BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS));
       const fast = (epoch: number, period: number, cost = 1_000_000) =>
@@ -418,7 +420,7 @@ describe.each([
     });
 
     it('takes a charge the balance cannot pay back at once, and counts the window', async () => {
-      await admit(sut, { requestId: 'req-1', seedMicro: '1500000' });
+      await admit(sut, { requestId: req(1), seedMicro: '1500000' });
       const window = BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS));
 
       const reply = await sut.run(ADMIT_FAST_SCRIPT, [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)], [T0, 100, 1_000_000, balanceField(1, 0), 'charge|x|']);
@@ -473,16 +475,16 @@ describe.each([
 
   describe('REFUND_SCRIPT', () => {
     it('gives the credits back and appends a void for the charge, with the balance after it', async () => {
-      const reply = await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+      const reply = await admit(sut, { requestId: req(1), seedMicro: '5000000' });
 
-      expect(await refund(sut, reply, { requestId: 'req-1', nowMs: T0 + 700 })).toBe('5000000');
+      expect(await refund(sut, reply, { requestId: req(1), nowMs: T0 + 700 })).toBe('5000000');
 
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '5000000', epoch: '1', period: '0' });
       const [, voided] = (await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
       expect(voided).toEqual({
         type: 'void',
         accountId: ACCOUNT,
-        referenceId: 'req-1',
+        referenceId: req(1),
         endpoint: ENDPOINT,
         amountMicro: '1000000',
         balanceAfterMicro: '5000000',
@@ -494,32 +496,32 @@ describe.each([
     });
 
     it('does not add a charge from before an epoch change to the re-seeded balance, but still voids it', async () => {
-      const first = await admit(sut, { requestId: 'req-1', epoch: 1, seedMicro: '5000000' });
-      await admit(sut, { requestId: 'req-2', epoch: 2, seedMicro: '10000000' });
+      const first = await admit(sut, { requestId: req(1), epoch: 1, seedMicro: '5000000' });
+      await admit(sut, { requestId: req(2), epoch: 2, seedMicro: '10000000' });
 
-      expect(await refund(sut, first, { requestId: 'req-1' })).toBe('9000000');
+      expect(await refund(sut, first, { requestId: req(1) })).toBe('9000000');
 
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '9000000', epoch: '2', period: '0' });
       expect((await outbox(sut)).map((f) => [f[0], f[2], f[5]])).toEqual([
-        ['charge', 'req-1', '4000000'],
-        ['charge', 'req-2', '9000000'],
-        ['void', 'req-1', '9000000'],
+        ['charge', req(1), '4000000'],
+        ['charge', req(2), '9000000'],
+        ['void', req(1), '9000000'],
       ]);
     });
 
     it('does not add a charge from before a monthly reset to the new quota', async () => {
-      const first = await admit(sut, { requestId: 'req-1', seedMicro: '5000000', period: 0 });
-      await admit(sut, { requestId: 'req-2', period: 1, quotaMicro: '20000000' });
+      const first = await admit(sut, { requestId: req(1), seedMicro: '5000000', period: 0 });
+      await admit(sut, { requestId: req(2), period: 1, quotaMicro: '20000000' });
 
-      expect(await refund(sut, first, { requestId: 'req-1' })).toBe('19000000');
+      expect(await refund(sut, first, { requestId: req(1) })).toBe('19000000');
     });
 
     it('voids with balance -1 when the live balance is gone (the KV store lost it)', async () => {
-      const reply = await admit(sut, { requestId: 'req-1', seedMicro: '5000000' });
+      const reply = await admit(sut, { requestId: req(1), seedMicro: '5000000' });
       await sut.del(BillingKeys.credits(ACCOUNT));
 
-      expect(await refund(sut, reply, { requestId: 'req-1' })).toBe('-1');
-      expect((await outbox(sut))[1].slice(0, 8)).toEqual(['void', ACCOUNT, 'req-1', ENDPOINT, '1000000', '-1', '-1', '-1']);
+      expect(await refund(sut, reply, { requestId: req(1) })).toBe('-1');
+      expect((await outbox(sut))[1].slice(0, 8)).toEqual(['void', ACCOUNT, req(1), ENDPOINT, '1000000', '-1', '-1', '-1']);
     });
   });
 

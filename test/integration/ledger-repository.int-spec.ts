@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { formatLedgerEntry, LedgerEntry, OutboxBatch } from '../../src/common/billing/ledger-entry';
+import { formatLedgerEntry, LEDGER_REFERENCE_NAMESPACE, LedgerEntry, OutboxBatch } from '../../src/common/billing/ledger-entry';
 import { LedgerRepository } from '../../src/common/billing/ledger.repository';
 import { openTestDb } from '../support/test-db';
+import { uuidV3 } from '../support/uuid-v3';
 
 describe(LedgerRepository.name, () => {
   let db: DataSource;
@@ -133,9 +134,17 @@ describe(LedgerRepository.name, () => {
   it('skips lines without the ledger shape and still writes the rest of the batch', async () => {
     const good = line();
 
-    const result = await write(['garbage', good, `charge|${accountId}|ref|e|not-a-number|1|0|0|1|1`, line({ type: 'refund' as never })], as('drainer-1'));
+    const malformed = [
+      'garbage',
+      `charge|${accountId}|${randomUUID()}|e|not-a-number|1|0|0|1|1`,
+      line({ type: 'refund' as never }),
+      // Charges and voids name their call by its request id, a UUID.
+      line({ referenceId: 'req-1' }),
+    ];
 
-    expect(result).toEqual({ inserted: 1, malformed: 3, fenced: true });
+    const result = await write([good, ...malformed], as('drainer-1'));
+
+    expect(result).toEqual({ inserted: 1, malformed: 4, fenced: true });
     expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([good.split('|')[2]]);
   });
 
@@ -145,5 +154,16 @@ describe(LedgerRepository.name, () => {
     await write([line({ balanceAfterMicro: '9000000', seq: 99 })], as('drainer-1'));
 
     expect((await balance()).b).toBe('2.000000');
+  });
+
+  it('stores a period reset under the name-based UUID of its reference text, keeps the text in notes, and writes a replay once', async () => {
+    const text = `${accountId}:e0:p3`;
+    const reset = line({ type: 'period_reset', referenceId: text, endpoint: '', amountMicro: '7000000', balanceAfterMicro: '9000000', period: 3 });
+
+    await write([reset], as('drainer-1'));
+    expect(await write([reset], as('drainer-1'))).toMatchObject({ inserted: 0, fenced: true });
+
+    const stored = await db.query(`SELECT reference_id, reference_type, notes FROM credit_transactions WHERE account_id = $1`, [accountId]);
+    expect(stored).toEqual([{ reference_id: uuidV3(text, LEDGER_REFERENCE_NAMESPACE), reference_type: 'credit_period', notes: `credit period reset ${text}` }]);
   });
 });

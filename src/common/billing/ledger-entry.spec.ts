@@ -1,12 +1,14 @@
 import { formatLedgerEntry, LEDGER_FIELD_COUNT, LedgerEntry, OutboxBatch, parseLedgerEntry } from './ledger-entry';
 
 const ACCOUNT = '0b9f3c2e-5d1a-4c6e-9f00-1a2b3c4d5e6f';
+const REQUEST = '019aa8f2-1c3d-7e4f-8a5b-6c7d8e9f0a1b';
+const OTHER_REQUEST = '019aa8f2-1c3d-7e4f-8a5b-6c7d8e9f0a1c';
 
 function makeEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
     type: 'charge',
     accountId: ACCOUNT,
-    referenceId: 'req-1',
+    referenceId: REQUEST,
     endpoint: 'hl.perp.holders',
     amountMicro: '-1000000',
     balanceAfterMicro: '99999999000000',
@@ -22,7 +24,7 @@ describe(formatLedgerEntry.name, () => {
   const sut = formatLedgerEntry;
 
   it('writes the ten fields pipe-separated, in the order the Lua scripts write them', () => {
-    expect(sut(makeEntry())).toBe(`charge|${ACCOUNT}|req-1|hl.perp.holders|-1000000|99999999000000|3|7|42|1800000000000`);
+    expect(sut(makeEntry())).toBe(`charge|${ACCOUNT}|${REQUEST}|hl.perp.holders|-1000000|99999999000000|3|7|42|1800000000000`);
   });
 
   it('leaves the endpoint of a period reset empty', () => {
@@ -45,35 +47,37 @@ describe(parseLedgerEntry.name, () => {
   });
 
   it('keeps amounts as exact strings', () => {
-    expect(sut(`charge|${ACCOUNT}|r|e|-1|123456789012345678901|1|0|1|1`)).toMatchObject({ balanceAfterMicro: '123456789012345678901' });
+    expect(sut(`charge|${ACCOUNT}|${REQUEST}|e|-1|123456789012345678901|1|0|1|1`)).toMatchObject({ balanceAfterMicro: '123456789012345678901' });
   });
 
   it.each([
-    ['9 fields', `charge|${ACCOUNT}|req-1|hl.perp.holders|-1000000|4000000|1|0|1`],
-    ['11 fields', `charge|${ACCOUNT}|req-1|hl.perp.holders|-1000000|4000000|1|0|1|1000|extra`],
+    ['9 fields', `charge|${ACCOUNT}|${REQUEST}|hl.perp.holders|-1000000|4000000|1|0|1`],
+    ['11 fields', `charge|${ACCOUNT}|${REQUEST}|hl.perp.holders|-1000000|4000000|1|0|1|1000|extra`],
     ['an empty line', ''],
   ])('rejects a line with %s', (_what, line) => {
     expect(sut(line)).toBeNull();
   });
 
   it.each(['refund', 'CHARGE', ''])('rejects the unknown type %j', (type) => {
-    expect(sut(`${type}|${ACCOUNT}|req-1|hl.perp.holders|-1000000|4000000|1|0|1|1000`)).toBeNull();
+    expect(sut(`${type}|${ACCOUNT}|${REQUEST}|hl.perp.holders|-1000000|4000000|1|0|1|1000`)).toBeNull();
   });
 
   it.each([
-    ['an account id that is not a uuid', 'charge|acct-1|req-1|e|-1000000|4000000|1|0|1|1000'],
+    ['an account id that is not a uuid', 'charge|acct-1|${REQUEST}|e|-1000000|4000000|1|0|1|1000'],
     ['an empty reference', `charge|${ACCOUNT}||e|-1000000|4000000|1|0|1|1000`],
-    ['a decimal amount', `charge|${ACCOUNT}|req-1|e|-1.5|4000000|1|0|1|1000`],
-    ['a seq that is not a number', `charge|${ACCOUNT}|req-1|e|-1000000|4000000|1|0|x|1000`],
+    ['a decimal amount', `charge|${ACCOUNT}|${REQUEST}|e|-1.5|4000000|1|0|1|1000`],
+    ['a charge reference that is not a uuid (the ledger stores request ids as uuid)', `charge|${ACCOUNT}|req-1|e|-1000000|4000000|1|0|1|1000`],
+    ['a void reference that is not a uuid', `void|${ACCOUNT}|req-1|e|1000000|4000000|1|0|1|1000`],
+    ['a seq that is not a number', `charge|${ACCOUNT}|${REQUEST}|e|-1000000|4000000|1|0|x|1000`],
   ])('rejects %s (PostgreSQL could not cast it)', (_what, line) => {
     expect(sut(line)).toBeNull();
   });
 });
 
 describe(OutboxBatch.name, () => {
-  const charge = formatLedgerEntry(makeEntry({ referenceId: 'req-1' }));
-  const other = formatLedgerEntry(makeEntry({ referenceId: 'req-2', seq: 43 }));
-  const voided = formatLedgerEntry(makeEntry({ type: 'void', referenceId: 'req-1', seq: 44 }));
+  const charge = formatLedgerEntry(makeEntry({ referenceId: REQUEST }));
+  const other = formatLedgerEntry(makeEntry({ referenceId: OTHER_REQUEST, seq: 43 }));
+  const voided = formatLedgerEntry(makeEntry({ type: 'void', referenceId: REQUEST, seq: 44 }));
 
   it('holds the lines as one text, with their count and the first and last line for the trim', () => {
     const sut = OutboxBatch.of([charge, other, voided]);

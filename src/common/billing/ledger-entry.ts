@@ -7,7 +7,10 @@ export interface LedgerEntry {
   /** charge: an admitted call; void: that call failed and its charge is cancelled; period_reset: a new month. */
   type: 'charge' | 'void' | 'period_reset';
   accountId: string;
-  /** The request id for charges and voids, `<account>:e<epoch>:p<period>` for resets. */
+  /**
+   * The request id (a UUID) for charges and voids, `<account>:e<epoch>:p<period>` for resets (the ledger
+   * row's reference is then that text's UUID in LEDGER_REFERENCE_NAMESPACE).
+   */
   referenceId: string;
   endpoint: string;
   amountMicro: string;
@@ -21,8 +24,14 @@ export interface LedgerEntry {
 
 export const LEDGER_FIELD_COUNT = 10;
 
+/**
+ * The namespace of the name-based UUIDs (version 3) that stand for a period reset's reference text in
+ * credit_transactions.reference_id (SQL function ledger_reference_uuid, migration 1764300000000).
+ */
+export const LEDGER_REFERENCE_NAMESPACE = '4f3b4397-13b3-4189-8c7f-e91df7f1ce52';
+
 const TYPES: ReadonlySet<string> = new Set(['charge', 'void', 'period_reset']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^-?\d+$/;
 
 export function formatLedgerEntry(e: LedgerEntry): string {
@@ -33,6 +42,8 @@ export function formatLedgerEntry(e: LedgerEntry): string {
 export function parseLedgerEntry(line: string): LedgerEntry | null {
   const f = line.split('|');
   if (f.length !== LEDGER_FIELD_COUNT || !TYPES.has(f[0]) || !UUID.test(f[1]) || f[2] === '') return null;
+  // Charges and voids name their call by its request id, which the ledger stores as a uuid.
+  if (f[0] !== 'period_reset' && !UUID.test(f[2])) return null;
   if (!f.slice(4).every((field) => INTEGER.test(field))) return null;
   return {
     type: f[0] as LedgerEntry['type'],

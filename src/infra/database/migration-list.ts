@@ -4,6 +4,7 @@ import { HolderTags1763900000000 } from './migrations/1763900000000-holder-tags'
 import { LedgerDrainFence1764000000000 } from './migrations/1764000000000-ledger-drain-fence';
 import { LedgerWithoutAccountFk1764100000000 } from './migrations/1764100000000-ledger-without-account-fk';
 import { LedgerReferenceIndex1764200000000 } from './migrations/1764200000000-ledger-reference-index';
+import { LedgerReferenceUuid1764300000000 } from './migrations/1764300000000-ledger-reference-uuid';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   LedgerDrainFence1764000000000,
   LedgerWithoutAccountFk1764100000000,
   LedgerReferenceIndex1764200000000,
+  LedgerReferenceUuid1764300000000,
 ];

@@ -28,8 +28,12 @@ export class CreditTransactionEntity {
   @Column({ name: 'reference_type', type: 'varchar', length: 16 })
   referenceType: CreditReferenceType;
 
-  /** The request id for api_call rows; unique per type so a replayed flush never bills twice. */
-  @Column({ name: 'reference_id', type: 'varchar', length: 64 })
+  /**
+   * The request id for api_call rows, a random UUID for operator rows, and for credit_period rows the
+   * name-based UUID of `<account>:e<epoch>:p<period>` (that text is in notes). Unique, so a replayed
+   * flush never bills twice.
+   */
+  @Column({ name: 'reference_id', type: 'uuid' })
   referenceId: string;
 
   @Column({ type: 'varchar', length: 64, nullable: true })
