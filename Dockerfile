@@ -14,4 +14,5 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 EXPOSE 3000
 USER node
-CMD ["node", "dist/src/main.js"]
+# The node flags of package.json's config.nodeFlags (docs/decisions.md: a 64 MB young generation).
+CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -6,6 +7,12 @@ import { createInterface } from 'node:readline';
 const TS_HOOK = join(__dirname, 'register.js');
 // Extra node flags for the servers only, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=bench/results".
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+// The service runs with the node flags it is deployed with (package.json config.nodeFlags, used by
+// start:prod and the Dockerfile); the reference servers run with node's defaults.
+const SERVICE_SCRIPTS = new Set(['bench/servers/app.server.ts', 'bench/servers/hl-build.ts']);
+const SERVICE_NODE_FLAGS = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { config: { nodeFlags: string } }).config.nodeFlags
+  .split(' ')
+  .filter(Boolean);
 // A failed TypeORM query is logged with all its parameters (a ledger batch is >100 kB on one line).
 const MAX_LINE = 400;
 const clip = (line: string) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}... (${line.length} chars)` : line);
@@ -35,7 +42,8 @@ export function killAll(): void {
  * READY line, i.e. after migrations, seeding and listen, so no load is ever sent to a half-started app.
  */
 export function startServer(name: string, script: string, core: number, env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<ServerHandle> {
-  const child = spawn('taskset', ['-c', String(core), process.execPath, ...NODE_ARGS, '-r', TS_HOOK, script], {
+  const flags = [...(SERVICE_SCRIPTS.has(script) ? SERVICE_NODE_FLAGS : []), ...NODE_ARGS];
+  const child = spawn('taskset', ['-c', String(core), process.execPath, ...flags, '-r', TS_HOOK, script], {
     cwd: process.cwd(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
