@@ -19,10 +19,15 @@ export class CreditTransactionDto {
   @ApiProperty({ enum: ['api_call', 'credit_period', 'operator'], example: 'api_call' })
   referenceType: string;
 
-  @ApiProperty({ example: '3f0c0d3e-8d9b-4d5e-9a63-2a4b1c7e9f10', description: 'The request id for api_call rows' })
+  @ApiProperty({
+    example: '019aa8f2-1c3d-7e4f-8a5b-6c7d8e9f0a1b',
+    description:
+      'A UUID: the request id (X-Request-Id) for api_call rows, a random id for operator rows, and for credit_period rows a ' +
+      'name-based UUID (version 3) of the account, credit epoch and period, which notes spells out',
+  })
   referenceId: string;
 
-  @ApiProperty({ type: 'string', nullable: true, example: null })
+  @ApiProperty({ type: 'string', nullable: true, example: null, description: 'Operator note, or the period a credit_period row reset' })
   notes: string | null;
 
   @ApiProperty({ example: '2026-11-21T12:00:00.000Z' })
