@@ -1,12 +1,12 @@
 import { TurnBatcher } from './turn-batcher';
 
 /** A batcher whose flush doubles its inputs and records every batch it was handed. */
-function doubling(maxBatch: number, maxInFlight = Infinity) {
+function doubling(maxBatch: number) {
   const batches: number[][] = [];
   const batcher = new TurnBatcher<number, number>(async (inputs) => {
     batches.push(inputs);
     return inputs.map((n) => n * 2);
-  }, { maxBatch, maxInFlight });
+  }, { maxBatch, maxInFlight: Infinity });
   return { batcher, batches };
 }
 
@@ -127,7 +127,7 @@ describe('TurnBatcher', () => {
     });
 
     it('lets held calls leave after a flush that failed', async () => {
-      const { batcher, batches, fail } = held(1);
+      const { batcher, batches, land, fail } = held(1);
 
       const failed = batcher.submit(1);
       await nextTurn();
@@ -139,7 +139,8 @@ describe('TurnBatcher', () => {
       await expect(failed).rejects.toThrow('store down');
       await nextTurn();
       expect(batches).toEqual([[1], [2]]);
-      void waiting;
+      land(1);
+      expect(await waiting).toBe(20);
     });
   });
 });
