@@ -5,7 +5,11 @@ import { LedgerRepository } from '../../src/common/billing/ledger.repository';
 import { openTestDb } from '../support/test-db';
 import { uuidV3 } from '../support/uuid-v3';
 
-describe(LedgerRepository.name, () => {
+// Batches of charges go by COPY on PostgreSQL and by the one statement on embedded PGlite: both ways here.
+describe.each([
+  ['COPY for batches of charges', true],
+  ['the statement only (as on PGlite)', false],
+])(`${LedgerRepository.name}, %s`, (_way, bulkCopy) => {
   let db: DataSource;
   let sut: LedgerRepository;
   const write = (lines: string[], fence: { outbox: string; token: string }) => sut.write(OutboxBatch.of(lines), fence);
@@ -41,7 +45,7 @@ describe(LedgerRepository.name, () => {
 
   beforeAll(async () => {
     db = await openTestDb();
-    sut = new LedgerRepository(db);
+    sut = new LedgerRepository(db, { bulkCopy });
   });
   afterAll(() => db.destroy());
 
@@ -165,5 +169,40 @@ describe(LedgerRepository.name, () => {
 
     const stored = await db.query(`SELECT reference_id, reference_type, notes FROM credit_transactions WHERE account_id = $1`, [accountId]);
     expect(stored).toEqual([{ reference_id: uuidV3(text, LEDGER_REFERENCE_NAMESPACE), reference_type: 'credit_period', notes: `credit period reset ${text}` }]);
+  });
+
+  it('writes a batch of charges to several accounts with each account\'s newest balance folded, whatever the line order', async () => {
+    const [{ id: other }] = await db.query(`INSERT INTO accounts (wallet_address, tier) VALUES ($1, 'pro') RETURNING id`, [
+      `0x${randomUUID().replace(/-/g, '')}00000000`,
+    ]);
+    // line() counts seq up on every call: these take fixed ones above it.
+    const s0 = seq + 10;
+    const mine = line({ balanceAfterMicro: '1000000', seq: s0 + 2 });
+    const older = line({ balanceAfterMicro: '2000000', seq: s0 + 1 });
+    const theirs = line({ accountId: other, balanceAfterMicro: '8000000', seq: s0 + 3, atMs: Date.UTC(2026, 10, 21, 12, 0, 1) });
+    seq = s0 + 3;
+
+    expect(await write([mine, older, theirs], as('drainer-1'))).toEqual({ inserted: 3, malformed: 0, fenced: true });
+
+    expect(await balance()).toEqual({ b: '1.000000', s: s0 + 2 });
+    const [otherAccount] = await db.query(`SELECT credit_balance::text AS b FROM accounts WHERE id = $1`, [other]);
+    expect(otherAccount.b).toBe('8.000000');
+    const stored = await db.query(
+      `SELECT reference_type, endpoint, seq::int, created_at FROM credit_transactions WHERE account_id = ANY($1::uuid[]) ORDER BY seq`,
+      [[accountId, other]],
+    );
+    expect(stored).toEqual([
+      { reference_type: 'api_call', endpoint: 'account.credits', seq: s0 + 1, created_at: new Date(Date.UTC(2026, 10, 21, 12)) },
+      { reference_type: 'api_call', endpoint: 'account.credits', seq: s0 + 2, created_at: new Date(Date.UTC(2026, 10, 21, 12)) },
+      { reference_type: 'api_call', endpoint: 'account.credits', seq: s0 + 3, created_at: new Date(Date.UTC(2026, 10, 21, 12, 0, 1)) },
+    ]);
+  });
+
+  it('writes nothing of a batch whose one line does not cast, then the rest of it', async () => {
+    const good = line();
+    const bad = line({ amountMicro: '12x' });
+
+    expect(await write([good, bad], as('drainer-1'))).toEqual({ inserted: 1, malformed: 1, fenced: true });
+    expect((await rows()).map((r: { reference_id: string }) => r.reference_id)).toEqual([good.split('|')[2]]);
   });
 });

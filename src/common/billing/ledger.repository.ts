@@ -1,6 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
+import { LEDGER_COPY_COLUMNS, LedgerCopyRows, ledgerCopyRows } from './ledger-copy';
 import { LEDGER_FIELD_COUNT, OutboxBatch, parseLedgerEntry } from './ledger-entry';
 
 export interface LedgerWriteResult {
@@ -81,10 +86,30 @@ const WRITE_WITH_VOIDS = `WITH ${ENTRIES},
        AND t.reference_id IN (SELECT reference_id FROM voids) AND t.type = 'charge' AND t.reference_type = 'api_call'
   ), ${FOLD_AND_COUNT}`;
 
+const FENCE = `SELECT 1 FROM ledger_drain WHERE outbox = $1 AND token = $2 FOR SHARE`;
+const FOLD = `
+  UPDATE accounts a
+     SET credit_balance = n.balance_after, credit_seq = n.seq, credit_period = GREATEST(a.credit_period, n.period), updated_at = now()
+    FROM unnest($1::uuid[], $2::numeric[], $3::int[], $4::int[], $5::bigint[]) AS n(account_id, balance_after, epoch, period, seq)
+   WHERE a.id = n.account_id AND a.credit_epoch = n.epoch AND a.credit_seq < n.seq`;
+
+/** How batches of charges reach PostgreSQL; see LedgerRepository. */
+export const LEDGER_WRITE_OPTIONS = Symbol('LEDGER_WRITE_OPTIONS');
+export interface LedgerWriteOptions {
+  /** COPY batches of charges (default: on PostgreSQL, off on embedded PGlite, which has no COPY FROM STDIN here). */
+  bulkCopy?: boolean;
+}
+
 /**
  * Writes outbox lines (ledger-entry.ts) into credit_transactions and folds the newest balance into
- * accounts, in one statement (no explicit transaction, so it is atomic on embedded PGlite too). The
- * lines go to PostgreSQL as one text and are split there: no per-line work in node on the drain.
+ * accounts. Two ways, with the same rows and balances:
+ *
+ * - a batch of charges only (almost every batch) goes by COPY, in one transaction with the fence and
+ *   the fold (ledgerCopyRows): PostgreSQL then spent ~6.5 µs of CPU per row instead of ~10.5 for the
+ *   statement below (docs/benchmarks.md), for ~0.8 µs of node per line to make the COPY rows.
+ * - any other batch, a replayed one, one COPY refuses, and every batch on embedded PGlite: one
+ *   statement (no explicit transaction, so it is atomic on PGlite too), to which the lines go as one
+ *   text that PostgreSQL splits.
  *
  * - charge and period_reset lines become rows; a replay is harmless (a reference already written is
  *   skipped, and an older seq never moves the balance).
@@ -100,7 +125,15 @@ const WRITE_WITH_VOIDS = `WITH ${ENTRIES},
  */
 @Injectable()
 export class LedgerRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private readonly bulkCopy: boolean;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Optional() @Inject(LEDGER_WRITE_OPTIONS) options: LedgerWriteOptions = {},
+  ) {
+    // typeorm-pglite plugs PGlite in as the `driver` module of TypeORM's postgres driver.
+    this.bulkCopy = options.bulkCopy ?? !(db.options as { driver?: unknown }).driver;
+  }
 
   /**
    * Makes `token` the only one whose writes from `outbox` go through (it waits for a write in flight under
@@ -128,6 +161,11 @@ export class LedgerRepository {
 
   private async writeBatch(batch: OutboxBatch, outbox: string, token: string): Promise<LedgerWriteResult> {
     if (batch.count === 0) return { inserted: 0, malformed: 0, fenced: true };
+    const copy = this.bulkCopy ? ledgerCopyRows(batch) : null;
+    if (copy) {
+      const copied = await this.copyCharges(copy, outbox, token);
+      if (copied) return { inserted: copied.inserted, malformed: 0, fenced: copied.fenced };
+    }
     const params = [batch.text, token, outbox];
     let rows: Array<{ inserted: number; valid: number; fenced: boolean }>;
     // Most batches hold no void; their statement leaves the void steps out (planned for a handful of
@@ -144,5 +182,38 @@ export class LedgerRepository {
     }
     const { inserted = 0, valid = 0, fenced = false } = rows[0] ?? {};
     return { inserted: Number(inserted), malformed: batch.count - Number(valid), fenced: fenced === true };
+  }
+
+  /**
+   * A batch of charges by COPY, in one transaction with the fence and the fold. Null when PostgreSQL
+   * refuses it: a reference already written (a replayed batch) or a field that does not cast; the
+   * statement path then skips what exists or filters the bad lines.
+   */
+  private async copyCharges(copy: LedgerCopyRows, outbox: string, token: string): Promise<{ inserted: number; fenced: boolean } | null> {
+    const runner = this.db.createQueryRunner();
+    try {
+      const client = (await runner.connect()) as PoolClient;
+      await runner.startTransaction();
+      try {
+        if ((await client.query(FENCE, [outbox, token])).rowCount === 0) {
+          await runner.rollbackTransaction();
+          return { inserted: 0, fenced: false };
+        }
+        const stream = client.query(copyFrom(`COPY credit_transactions (${LEDGER_COPY_COLUMNS}) FROM STDIN`));
+        await pipeline(Readable.from([copy.text]), stream);
+        const { accountIds, balances, epochs, periods, seqs } = copy.fold;
+        await client.query(FOLD, [accountIds, balances, epochs, periods, seqs]);
+        await runner.commitTransaction();
+        return { inserted: stream.rowCount, fenced: true };
+      } catch (error) {
+        await runner.rollbackTransaction();
+        const code = (error as { code?: string }).code ?? '';
+        // 23505: a reference already in the ledger; class 22: a field that does not cast.
+        if (code === '23505' || code.startsWith('22')) return null;
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
   }
 }

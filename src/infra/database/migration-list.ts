@@ -5,6 +5,7 @@ import { LedgerDrainFence1764000000000 } from './migrations/1764000000000-ledger
 import { LedgerWithoutAccountFk1764100000000 } from './migrations/1764100000000-ledger-without-account-fk';
 import { LedgerReferenceIndex1764200000000 } from './migrations/1764200000000-ledger-reference-index';
 import { LedgerReferenceUuid1764300000000 } from './migrations/1764300000000-ledger-reference-uuid';
+import { LedgerAccountPrimaryKey1764400000000 } from './migrations/1764400000000-ledger-account-primary-key';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   LedgerWithoutAccountFk1764100000000,
   LedgerReferenceIndex1764200000000,
   LedgerReferenceUuid1764300000000,
+  LedgerAccountPrimaryKey1764400000000,
 ];

@@ -1,19 +1,22 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { decimalTransformer } from '../../../common/decimal/decimal';
 
 export type CreditTransactionType = 'charge' | 'period_reset' | 'adjustment';
 export type CreditReferenceType = 'api_call' | 'credit_period' | 'operator';
 
-/** The durable credit ledger (contract part 2.7). One row per billed call, reset or operator change. */
+/**
+ * The durable credit ledger (contract part 2.7). One row per billed call, reset or operator change. Keyed
+ * by (account_id, id): an account's history in order, and one index less to write per row (migration
+ * 1764400000000).
+ */
 @Entity({ name: 'credit_transactions' })
-@Index('credit_transactions_account_created_idx', ['accountId', 'id'])
 @Index('credit_transactions_reference_uq', ['referenceId'], { unique: true })
 export class CreditTransactionEntity {
+  @PrimaryColumn({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;
-
-  @Column({ name: 'account_id', type: 'uuid' })
-  accountId: string;
 
   @Column({ type: 'varchar', length: 16 })
   type: CreditTransactionType;
