@@ -5,7 +5,8 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
-import { REQUEST_ID_HEADER, requestState } from './common/http/request-state';
+import { requestState } from './common/http/request-state';
+import { HEADER } from './common/http/response-headers';
 import { AppConfig } from './config/app.config';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -27,7 +28,7 @@ export async function createApp(config: AppConfig, options: { logger?: boolean }
     const fastify = new FastifyAdapter({ trustProxy: true, requestTimeout: 300_000, skipMiddie: true });
     fastify.getInstance().addHook('onRequest', (request, reply, done) => {
       // On the reply, not reply.raw: Fastify then writes all headers in one pass (see setResponseHeaders).
-      reply.header(REQUEST_ID_HEADER, requestState(request.raw).requestId);
+      reply.header(HEADER.requestId, requestState(request.raw).requestId);
       done();
     });
     app = await NestFactory.create(module, fastify, { logger });
@@ -37,7 +38,7 @@ export async function createApp(config: AppConfig, options: { logger?: boolean }
     express.set('etag', false);
     express.disable('x-powered-by');
     express.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
-      res.setHeader(REQUEST_ID_HEADER, requestState(req).requestId);
+      res.setHeader(HEADER.requestId, requestState(req).requestId);
       next();
     });
     app = await NestFactory.create(module, express, { logger });

@@ -18,6 +18,8 @@ export const PublicApi = Reflector.createDecorator<boolean>();
 export interface PublicRoute {
   endpoint: EndpointName;
   cost: number;
+  /** The cost as the X-Credits-Cost header says it. */
+  costText: string;
 }
 
 const publicRoutes = new WeakMap<object, PublicRoute | null>();
@@ -35,7 +37,8 @@ export function publicRouteOf(reflector: Reflector, context: ExecutionContext): 
     if (reflector.get(PublicApi, context.getClass())) {
       const endpoint = reflector.get(Endpoint, handler);
       if (!endpoint) throw new Error(`public route ${context.getClass().name}.${handler.name} has no @PublicEndpoint`);
-      route = { endpoint, cost: creditCostOf(endpoint) };
+      const cost = creditCostOf(endpoint);
+      route = { endpoint, cost, costText: String(cost) };
     }
     publicRoutes.set(handler, route);
   }

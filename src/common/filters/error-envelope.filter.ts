@@ -4,8 +4,8 @@ import { AdmissionService } from '../billing/admission.service';
 import { microToCredits } from '../billing/credit-units';
 import { AppError } from '../errors/app-error';
 import { ERROR_STATUS, ErrorCode, errorCodeForStatus } from '../errors/error-code';
-import { REQUEST_ID_HEADER, requestState } from '../http/request-state';
-import { setResponseHeaders } from '../http/response-headers';
+import { requestState } from '../http/request-state';
+import { HEADER, setResponseHeaders } from '../http/response-headers';
 
 interface ErrorBody {
   code: ErrorCode;
@@ -37,9 +37,9 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const balance = state.admission?.balanceMicro;
     setResponseHeaders(this.adapterHost.httpAdapter, res, {
       ...headers,
-      [REQUEST_ID_HEADER]: state.requestId,
-      'X-Credits-Cost': '0',
-      ...(balance ? { 'X-Credits-Remaining': microToCredits(balance) } : {}),
+      [HEADER.requestId]: state.requestId,
+      [HEADER.creditsCost]: '0',
+      ...(balance ? { [HEADER.creditsRemaining]: microToCredits(balance) } : {}),
     });
     this.adapterHost.httpAdapter.reply(res, body, status);
   }

@@ -76,5 +76,3 @@ export function requestState(req: unknown): RequestState {
   return state;
 }
 
-/** The X-Request-Id header, set by each adapter's own first hook (app.factory.ts) from requestState's id. */
-export const REQUEST_ID_HEADER = 'X-Request-Id';
