@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { killAll, ServerHandle, startServer } from './lib/children';
 import { measure, Measurement } from './lib/load';
+import { envNumber } from './lib/env';
 
 /**
  * `npm run bench:hl`: on the simulator's 100,000-wallet market (~1,000,000 positions), the market
@@ -11,16 +12,15 @@ import { measure, Measurement } from './lib/load';
  * node:http server returning the same body) and of a 100-row `/hl/perp/holders` page at page 1 and at
  * cursor depth 500,000, on Fastify. Servers run pinned to core 0, this load generator to core 1.
  */
-const num = (name: string, fallback: number) => (Number(process.env[name]) > 0 ? Number(process.env[name]) : fallback);
 const SETTINGS = {
-  durationS: num('BENCH_DURATION', 10),
-  warmupS: num('BENCH_WARMUP', 3),
-  connections: num('BENCH_CONNECTIONS', 50),
+  durationS: envNumber('BENCH_DURATION', 10),
+  warmupS: envNumber('BENCH_WARMUP', 3),
+  connections: envNumber('BENCH_CONNECTIONS', 50),
   // Holders pages are measured for latency at a moderate load too (the p99 target), not only saturated.
-  holdersConnections: num('BENCH_HOLDERS_CONNECTIONS', 10),
+  holdersConnections: envNumber('BENCH_HOLDERS_CONNECTIONS', 10),
   // Sizes the key pool only; mids passed 20,000 req/s in the fourth session.
-  maxRps: num('BENCH_MAX_RPS', 40_000),
-  wallets: num('BENCH_WALLETS', 100_000),
+  maxRps: envNumber('BENCH_MAX_RPS', 40_000),
+  wallets: envNumber('BENCH_WALLETS', 100_000),
   adminUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   databaseName: process.env.BENCH_HL_DATABASE || 'hlbench',
   redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',

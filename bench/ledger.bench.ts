@@ -7,6 +7,7 @@ import { LedgerRepository } from '../src/common/billing/ledger.repository';
 import { uuidV7 } from '../src/common/http/request-state';
 import { createDataSource } from '../src/infra/database/data-source';
 import { runMigrationsLocked } from '../src/infra/database/run-migrations';
+import { envNumber } from './lib/env';
 
 /**
  * `npm run bench:ledger`: PostgreSQL's CPU per ledger row for each way LedgerRepository writes a batch of
@@ -16,13 +17,12 @@ import { runMigrationsLocked } from '../src/infra/database/run-migrations';
  * so it counts no matter which pooled connection ran a batch; the two ways alternate to share the machine's
  * slow and fast phases.
  */
-const num = (name: string, fallback: number) => (Number(process.env[name]) > 0 ? Number(process.env[name]) : fallback);
 const SETTINGS = {
-  accounts: num('BENCH_LEDGER_ACCOUNTS', 1_040),
-  batchRows: num('BENCH_LEDGER_BATCH', 5_000),
-  batches: num('BENCH_LEDGER_BATCHES', 10),
-  rounds: num('BENCH_LEDGER_ROUNDS', 3),
-  prefillRows: num('BENCH_LEDGER_PREFILL', 100_000),
+  accounts: envNumber('BENCH_LEDGER_ACCOUNTS', 1_040),
+  batchRows: envNumber('BENCH_LEDGER_BATCH', 5_000),
+  batches: envNumber('BENCH_LEDGER_BATCHES', 10),
+  rounds: envNumber('BENCH_LEDGER_ROUNDS', 3),
+  prefillRows: envNumber('BENCH_LEDGER_PREFILL', 100_000),
   adminUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   databaseName: process.env.BENCH_LEDGER_DATABASE || 'ledgerbench',
 };

@@ -7,6 +7,7 @@ import { killAll, startServer, ServerHandle } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
 import { measure } from './lib/load';
 import { printTable, ratios, Row, writeResults } from './lib/report';
+import { envNumber } from './lib/env';
 
 /**
  * `npm run bench`: requests/s and p99 of a bare node:http server (the machine's ceiling), the app's
@@ -15,17 +16,13 @@ import { printTable, ratios, Row, writeResults } from './lib/report';
  * pinned to core 1 (see relaunchPinned), so the two never compete for a core. PostgreSQL and Redis are
  * not pinned: they are part of what the billed route costs and take whatever core is free.
  */
-const num = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
 
 const SETTINGS = {
-  durationS: num('BENCH_DURATION', 10),
-  warmupS: num('BENCH_WARMUP', 3),
-  connections: num('BENCH_CONNECTIONS', 50),
+  durationS: envNumber('BENCH_DURATION', 10),
+  warmupS: envNumber('BENCH_WARMUP', 3),
+  connections: envNumber('BENCH_CONNECTIONS', 50),
   // Upper bound used only to size the key pool (see keyCount); a faster machine needs a higher value.
-  maxRps: num('BENCH_MAX_RPS', 40_000),
+  maxRps: envNumber('BENCH_MAX_RPS', 40_000),
   // BENCH_ADAPTERS=fastify measures one adapter only (quicker when working on one of them).
   adapters: (process.env.BENCH_ADAPTERS || 'express,fastify').split(','),
   serverCore: 0,
