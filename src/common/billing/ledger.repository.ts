@@ -105,8 +105,8 @@ export interface LedgerWriteOptions {
  * accounts. Two ways, with the same rows and balances:
  *
  * - a batch of charges only (almost every batch) goes by COPY, in one transaction with the fence and
- *   the fold (ledgerCopyRows): PostgreSQL then spent ~6.5 µs of CPU per row instead of ~10.5 for the
- *   statement below (docs/benchmarks.md), for ~0.8 µs of node per line to make the COPY rows.
+ *   the fold (ledgerCopyRows): ~6.5 µs of PostgreSQL CPU per row against ~9.2 for the statement below
+ *   (`npm run bench:ledger`), for ~1 µs of node per line to make the COPY rows.
  * - any other batch, a replayed one, one COPY refuses, and every batch on embedded PGlite: one
  *   statement (no explicit transaction, so it is atomic on PGlite too), to which the lines go as one
  *   text that PostgreSQL splits.
