@@ -39,4 +39,19 @@ describe(JsonText.name, () => {
     expect(spy).not.toHaveBeenCalled();
     spy.mockRestore();
   });
+
+  it('splices text serialised before into an object, as serialising the whole object would', () => {
+    const rows = [{ address: '0xabc', value: '1.5' }, { address: '0xdef', value: null }];
+    const head = { market: 'perp', coin: 'xyz:TSLA' };
+    const tail = { page: 2, hasMore: false, nextCursor: null, updatedAt: '2026-11-22T02:00:00.000Z' };
+
+    const spliced = JsonText.spliced(head, 'items', JSON.stringify(rows), tail);
+
+    expect(spliced.json).toBe(JSON.stringify({ ...head, items: rows, ...tail }));
+  });
+
+  it('splices with nothing before or after the field', () => {
+    expect(JsonText.spliced({}, 'items', '[1,2]', {}).json).toBe('{"items":[1,2]}');
+    expect(JSON.parse(JsonText.spliced({ a: 'x"y' }, 'b', '{"c":[]}', {}).json)).toEqual({ a: 'x"y', b: { c: [] } });
+  });
 });

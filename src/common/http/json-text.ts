@@ -15,6 +15,16 @@ export class JsonText {
     return new JsonText(JSON.stringify(value));
   }
 
+  /**
+   * The object `{...head, [field]: <json>, ...tail}` as JSON, where `json` is text serialised before (a
+   * cached page of rows): only the few fields around it are serialised per request.
+   */
+  static spliced(head: Record<string, unknown>, field: string, json: string, tail: Record<string, unknown>): JsonText {
+    const open = JSON.stringify(head).slice(0, -1);
+    const close = JSON.stringify(tail).slice(1);
+    return new JsonText(`${open}${open.length > 1 ? ',' : ''}${JSON.stringify(field)}:${json}${close.length > 1 ? ',' : ''}${close}`);
+  }
+
   /** The success envelope around this data, as JSON text. */
   enveloped(): string {
     return (this.envelopeText ??= `{"code":"0","msg":"success","data":${this.json}}`);

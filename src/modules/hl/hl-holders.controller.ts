@@ -1,6 +1,7 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
 import { PublicApiController, PublicEndpoint } from '../../common/decorators/public-endpoint.decorator';
+import { AnswersJsonText } from '../../common/http/json-text';
 import { PerpHoldersDto, SpotHoldersDto } from './dto/holders.dto';
 import { PerpHoldersQueryDto, SpotHoldersQueryDto } from './dto/holders.query.dto';
 import { HlHoldersService } from './hl-holders.service';
@@ -15,6 +16,7 @@ export class HlHoldersController {
   @ApiEnvelope(SpotHoldersDto, {
     description: `${RANK_PAGING} entryPrice, uPnl and roe are null when the exchange reports no entry notional for the balance. ${NO_SNAPSHOT}`,
   })
+  @AnswersJsonText()
   getSpotHolders(@Query() query: SpotHoldersQueryDto) {
     return this.holders.getSpotHolders(query);
   }
@@ -24,6 +26,7 @@ export class HlHoldersController {
   @ApiEnvelope(PerpHoldersDto, {
     description: `${RANK_PAGING} liquidationPrice is null for positions that cannot be liquidated; cumFunding is null when unknown. ${NO_SNAPSHOT}`,
   })
+  @AnswersJsonText()
   getPerpHolders(@Query() query: PerpHoldersQueryDto) {
     return this.holders.getPerpHolders(query);
   }

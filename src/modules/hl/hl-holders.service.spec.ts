@@ -61,7 +61,8 @@ describe(HlHoldersService.name, () => {
     const page = await sut.getPerpHolders(query);
 
     expect(read).toEqual([5, 6]);
-    expect(page.items.map((h) => h.address)).toEqual([ROW.address]);
+    const { items } = JSON.parse(page.json) as { items: Array<{ address: string }> };
+    expect(items.map((h) => h.address)).toEqual([ROW.address]);
   });
 
   it('lets any other database error through, without a second read', async () => {

@@ -45,10 +45,14 @@ export class RankPager {
    * otherwise, so a client can never loop on a cursor that makes no progress.
    */
   page<T>({ items, start, limit, total, binding }: { items: T[]; start: number; limit: number; total: number; binding: CursorBinding }): CursorPage<T> {
-    const rowsSoFar = start + items.length;
-    const hasMore = items.length === limit && rowsSoFar < total;
+    return { items, ...this.position({ count: items.length, start, limit, total, binding }) };
+  }
+
+  /** The page's fields but its items, for `count` rows fetched (rows kept as JSON text, see JsonText.spliced). */
+  position({ count, start, limit, total, binding }: { count: number; start: number; limit: number; total: number; binding: CursorBinding }): Omit<CursorPage<never>, 'items'> {
+    const rowsSoFar = start + count;
+    const hasMore = count === limit && rowsSoFar < total;
     return {
-      items,
       // With a cursor the page is derived from the rank, so it still tells the client where it is.
       page: Math.floor(start / limit) + 1,
       limit,
