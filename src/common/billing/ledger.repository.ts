@@ -162,15 +162,15 @@ export class LedgerRepository {
   private async writeBatch(batch: OutboxBatch, outbox: string, token: string): Promise<LedgerWriteResult> {
     if (batch.count === 0) return { inserted: 0, malformed: 0, fenced: true };
     const copy = this.bulkCopy ? ledgerCopyRows(batch) : null;
-    if (copy) {
-      const copied = await this.copyCharges(copy, outbox, token);
-      if (copied) return { inserted: copied.inserted, malformed: 0, fenced: copied.fenced };
-    }
+    const copied = copy ? await this.copyCharges(copy, outbox, token) : 'refused';
+    if (typeof copied === 'object') return { inserted: copied.inserted, malformed: 0, fenced: copied.fenced };
     const params = [batch.text, token, outbox];
     let rows: Array<{ inserted: number; valid: number; fenced: boolean }>;
     // Most batches hold no void; their statement leaves the void steps out (planned for a handful of
     // voids, a DELETE joined to an empty set can still walk the whole reference index).
     if (batch.hasVoid) rows = await this.db.query(WRITE_WITH_VOIDS, params);
+    // A replay that COPY met would fail the conflict-free statement the same way: skip straight past it.
+    else if (copied === 'replayed') rows = await this.db.query(WRITE, params);
     else {
       try {
         rows = await this.db.query(WRITE_NEW, params);
@@ -185,11 +185,11 @@ export class LedgerRepository {
   }
 
   /**
-   * A batch of charges by COPY, in one transaction with the fence and the fold. Null when PostgreSQL
-   * refuses it: a reference already written (a replayed batch) or a field that does not cast; the
-   * statement path then skips what exists or filters the bad lines.
+   * A batch of charges by COPY, in one transaction with the fence and the fold. When PostgreSQL refuses
+   * it, the statement path takes the batch: 'replayed' for a reference already written (it skips what
+   * exists), 'refused' for a field that does not cast (it filters the bad lines).
    */
-  private async copyCharges(copy: LedgerCopyRows, outbox: string, token: string): Promise<{ inserted: number; fenced: boolean } | null> {
+  private async copyCharges(copy: LedgerCopyRows, outbox: string, token: string): Promise<{ inserted: number; fenced: boolean } | 'replayed' | 'refused'> {
     const runner = this.db.createQueryRunner();
     try {
       const client = (await runner.connect()) as PoolClient;
@@ -209,7 +209,8 @@ export class LedgerRepository {
         await runner.rollbackTransaction();
         const code = (error as { code?: string }).code ?? '';
         // 23505: a reference already in the ledger; class 22: a field that does not cast.
-        if (code === '23505' || code.startsWith('22')) return null;
+        if (code === '23505') return 'replayed';
+        if (code.startsWith('22')) return 'refused';
         throw error;
       }
     } finally {
