@@ -1,6 +1,5 @@
 import { INestApplication, LogLevel } from '@nestjs/common';
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { NestFactory } from '@nestjs/core';
+import { AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
@@ -18,30 +17,26 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbo
 export async function createApp(config: AppConfig, options: { logger?: boolean } = {}): Promise<INestApplication> {
   const logger = options.logger === false ? false : LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1);
   const module = AppModule.register(config);
-  let app: INestApplication;
+  // Requests end within node's 300 s default, as on Express. No Nest middleware exists (the request id is
+  // the hook below), so Fastify's @fastify/middie would only cost every request a pass through its runner.
+  const adapter: AbstractHttpAdapter = config.http.adapter === 'fastify' ? new FastifyAdapter({ trustProxy: true, requestTimeout: 300_000, skipMiddie: true }) : expressAdapter();
   // Every request gets its id and X-Request-Id header before anything else runs (unknown routes and guard
-  // failures included), in each adapter's native first hook: a Nest middleware would run through
-  // @fastify/middie on Fastify, a measurable per-request cost (docs/benchmarks.md).
-  if (config.http.adapter === 'fastify') {
-    // Requests end within node's 300 s default, as on Express. No Nest middleware exists (the request id is
-    // a Fastify hook below), so @fastify/middie would only cost every request a pass through its runner.
-    const fastify = new FastifyAdapter({ trustProxy: true, requestTimeout: 300_000, skipMiddie: true });
-    fastify.getInstance().addHook('onRequest', (request, reply, done) => {
-      // On the reply, not reply.raw: Fastify then writes all headers in one pass (see setResponseHeaders).
-      reply.header(HEADER.requestId, requestState(request.raw).requestId);
-      done();
-    });
-    app = await NestFactory.create(module, fastify, { logger });
-  } else {
-    const express = new ExpressAdapter();
-    // ETags hash every body and no client here revalidates; the header would only cost CPU.
-    express.set('etag', false);
-    express.disable('x-powered-by');
-    express.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
-      res.setHeader(HEADER.requestId, requestState(req).requestId);
-      next();
-    });
-    app = await NestFactory.create(module, express, { logger });
-  }
+  // failures included), in the hook each adapter runs first for every request. A Nest middleware would run
+  // through @fastify/middie on Fastify, and a hook of Fastify's own would add a link to its hook chain, both
+  // measurable per request (docs/benchmarks.md). On Fastify the header goes on the reply, not reply.raw:
+  // Fastify then writes all headers in one pass (see setResponseHeaders).
+  adapter.setOnRequestHook((req: unknown, res: unknown, done: () => void) => {
+    adapter.setHeader(res, HEADER.requestId, requestState(req).requestId);
+    done();
+  });
+  const app = await NestFactory.create(module, adapter, { logger });
   return configureApp(app);
+}
+
+function expressAdapter(): ExpressAdapter {
+  const express = new ExpressAdapter();
+  // ETags hash every body and no client here revalidates; the header would only cost CPU.
+  express.set('etag', false);
+  express.disable('x-powered-by');
+  return express;
 }

@@ -3,8 +3,7 @@ import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { BillingModule } from './common/billing/billing.module';
 import { ErrorEnvelopeFilter } from './common/filters/error-envelope.filter';
-import { AdmissionGuard } from './common/guards/admission.guard';
-import { ApiKeyGuard } from './common/guards/api-key.guard';
+import { PublicApiGuard } from './common/guards/public-api.guard';
 import { AppConfig } from './config/app.config';
 import { DatabaseModule } from './infra/database/database.module';
 import { KvModule } from './infra/kv/kv.module';
@@ -39,8 +38,7 @@ export class AppModule {
         HlJobsModule,
       ],
       providers: [
-        { provide: APP_GUARD, useClass: ApiKeyGuard },
-        { provide: APP_GUARD, useClass: AdmissionGuard },
+        { provide: APP_GUARD, useClass: PublicApiGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
       ],
     };

@@ -66,18 +66,23 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
     await this.flushLastUsed();
   }
 
-  async resolve(plaintextKey: string | undefined): Promise<ApiCaller | null> {
+  /**
+   * The caller of a key, or null for a malformed, unknown or revoked one. A cache hit (nearly every call)
+   * answers synchronously, so the request pipeline awaits nothing for it.
+   */
+  resolve(plaintextKey: string | undefined): ApiCaller | null | Promise<ApiCaller | null> {
     if (!plaintextKey || !API_KEY_PATTERN.test(plaintextKey)) return null;
     const now = Date.now();
     // Keyed by the presented key, so a hit costs no hashing; only the hash ever reaches the database.
     const hit = this.entries.get(plaintextKey);
-    let caller: ApiCaller | null;
     if (hit && hit.expiresAt > now) {
       hit.lastUsedAt = now;
-      caller = hit.caller;
-    } else {
-      caller = await this.load(plaintextKey);
+      return this.used(hit.caller, now);
     }
+    return this.load(plaintextKey).then((caller) => this.used(caller, now));
+  }
+
+  private used(caller: ApiCaller | null, now: number): ApiCaller | null {
     if (caller) this.lastUsed.set(caller.keyId, now);
     return caller;
   }

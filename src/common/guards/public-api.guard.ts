@@ -1,0 +1,77 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { HttpAdapterHost, Reflector } from '@nestjs/core';
+import { ApiCallerCache } from '../../modules/account/api-caller.cache';
+import { AdmitStatus } from '../billing/admission.scripts';
+import { AdmissionService } from '../billing/admission.service';
+import { microToCredits } from '../billing/credit-units';
+import { publicRouteOf } from '../decorators/public-endpoint.decorator';
+import { AppError } from '../errors/app-error';
+import { ErrorCode } from '../errors/error-code';
+import { requestState } from '../http/request-state';
+import { HEADER, setResponseHeaders } from '../http/response-headers';
+import { RateLimitHeaders } from './rate-limit-headers';
+
+type HeaderBag = { headers: Record<string, string | string[] | undefined> };
+
+/**
+ * Steps 1 to 3 of the public pipeline, in the contract's order, for every route of a @PublicApiController:
+ * 1. key auth: x-api-key -> caller, or 401 INVALID_API_KEY;
+ * 2. and 3. in one KV round trip: the per-key fixed window (X-RateLimit-*, the IETF RateLimit fields,
+ *    429 with Retry-After) and the credit charge (403 INSUFFICIENT_CREDITS), with the headers that say
+ *    how both stand. Refunds of failed calls and the envelope are the error filter's.
+ *
+ * One guard for the three, not one per step: Nest awaits each guard's answer in turn, and a second guard
+ * cost every call another pass of that loop (docs/benchmarks.md, ninth session).
+ */
+@Injectable()
+export class PublicApiGuard implements CanActivate {
+  private readonly rateLimitHeaders = new RateLimitHeaders();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly callers: ApiCallerCache,
+    private readonly admissions: AdmissionService,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const route = publicRouteOf(this.reflector, context);
+    if (!route) return true;
+    // The adapter's request and response: switchToHttp() would make three closures on every call.
+    const [req, res] = context.getArgs<[HeaderBag, unknown]>();
+    const state = requestState(req);
+
+    const header = req.headers['x-api-key'];
+    // A cached key (nearly every call) is answered without a promise to wait for.
+    const found = this.callers.resolve(typeof header === 'string' ? header.trim() : undefined);
+    const caller = found instanceof Promise ? await found : found;
+    if (!caller) {
+      throw new AppError(ErrorCode.INVALID_API_KEY, header ? 'x-api-key: unknown or revoked key' : 'x-api-key: header is required');
+    }
+    state.caller = caller;
+
+    const nowMs = Date.now();
+    const result = await this.admissions.admit({ caller, endpoint: route.endpoint, cost: route.cost, requestId: state.requestId, nowMs });
+    // Charged from here on: whatever fails later (these headers, validation, the handler, serialisation)
+    // reaches the error filter, which refunds the call.
+    if (result.status === AdmitStatus.ADMITTED) state.admission = result.admission;
+    // One write of every header this step owns; the error filter turns X-Credits-Cost to 0 on failures.
+    const headers = this.rateLimitHeaders.of(result, nowMs);
+    const balance = result.admission.balanceMicro;
+    if (result.status !== AdmitStatus.RATE_LIMITED && balance !== null) headers[HEADER.creditsRemaining] = microToCredits(balance);
+    // Free callers are never metered: their calls cost 0.
+    if (result.status === AdmitStatus.ADMITTED) headers[HEADER.creditsCost] = result.admission.costMicro === 0 ? '0' : route.costText;
+    setResponseHeaders(this.adapterHost.httpAdapter, res, headers);
+
+    if (result.status === AdmitStatus.RATE_LIMITED) {
+      const retryAfter = Math.max(1, result.resetAt - Math.floor(nowMs / 1000));
+      throw new AppError(ErrorCode.RATE_LIMITED, `rate limit of ${result.limit} requests per minute exceeded`, {
+        [HEADER.retryAfter]: String(retryAfter),
+      });
+    }
+    if (result.status === AdmitStatus.INSUFFICIENT_CREDITS) {
+      throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, `monthly credits exhausted; the next period starts at ${result.periodEndsAt.toISOString()}`);
+    }
+    return true;
+  }
+}

@@ -1,0 +1,29 @@
+import { AdmissionResult } from '../billing/admission.service';
+import { HEADER } from '../http/response-headers';
+
+/**
+ * The per-key window's response headers: the contract's X-RateLimit-* and the IETF draft's fields
+ * (draft-ietf-httpapi-ratelimit-headers: the policy, then what is left of it). The texts that change
+ * only with the tier or the minute are made once, not on every call.
+ */
+export class RateLimitHeaders {
+  private readonly policies = new Map<number, { limit: string; policy: string }>();
+  private reset = { at: 0, text: '0' };
+
+  of(result: AdmissionResult, nowMs: number): Record<string, string> {
+    let policy = this.policies.get(result.limit);
+    if (!policy) {
+      policy = { limit: String(result.limit), policy: `"minute";q=${result.limit};w=60` };
+      this.policies.set(result.limit, policy);
+    }
+    if (result.resetAt !== this.reset.at) this.reset = { at: result.resetAt, text: String(result.resetAt) };
+    const remaining = String(result.remaining);
+    return {
+      [HEADER.rateLimitLimit]: policy.limit,
+      [HEADER.rateLimitRemaining]: remaining,
+      [HEADER.rateLimitReset]: this.reset.text,
+      [HEADER.rateLimitPolicy]: policy.policy,
+      [HEADER.rateLimit]: `"minute";r=${remaining};t=${Math.max(0, result.resetAt - Math.floor(nowMs / 1000))}`,
+    };
+  }
+}
