@@ -23,8 +23,11 @@ interface Tally {
 @Injectable()
 export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(UsageMeterService.name);
-  /** `accountId:period` -> endpoint -> tally. */
-  private pending = new Map<string, Map<string, Tally>>();
+  /**
+   * accountId -> period -> endpoint -> tally. Nested rather than keyed by `accountId:period`: the keys are
+   * strings and numbers the call already holds, so counting a call makes no string to hash.
+   */
+  private pending = new Map<string, Map<number, Map<string, Tally>>>();
   private timer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -66,20 +69,22 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
       this.pending = new Map();
       const keys: string[] = [BillingKeys.usageDirty];
       const args: Array<string | number> = [];
-      for (const [member, endpoints] of batch) {
-        const [accountId, period] = member.split(':');
-        keys.push(BillingKeys.usage(accountId, Number(period)));
-        args.push(member, endpoints.size);
-        for (const [endpoint, tally] of endpoints) args.push(endpoint, tally.calls, tally.creditsMicro);
+      for (const [accountId, periods] of batch) {
+        for (const [period, endpoints] of periods) {
+          keys.push(BillingKeys.usage(accountId, period));
+          args.push(BillingKeys.usageMember(accountId, period), endpoints.size);
+          for (const [endpoint, tally] of endpoints) args.push(endpoint, tally.calls, tally.creditsMicro);
+        }
       }
       try {
         await this.kv.run(ADD_USAGE_SCRIPT, keys, args);
       } catch (error) {
         // Counted again on the next flush rather than lost.
         this.logger.error(`usage flush failed: ${(error as Error).message}`);
-        for (const [member, endpoints] of batch) {
-          const [accountId, period] = member.split(':');
-          for (const [endpoint, t] of endpoints) this.add(accountId, Number(period), endpoint as EndpointName, t.calls, t.creditsMicro);
+        for (const [accountId, periods] of batch) {
+          for (const [period, endpoints] of periods) {
+            for (const [endpoint, t] of endpoints) this.add(accountId, period, endpoint as EndpointName, t.calls, t.creditsMicro);
+          }
         }
       }
     });
@@ -87,11 +92,15 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
   }
 
   private add(accountId: string, period: number, endpoint: EndpointName, calls: number, creditsMicro: number): void {
-    const member = BillingKeys.usageMember(accountId, period);
-    let endpoints = this.pending.get(member);
+    let periods = this.pending.get(accountId);
+    if (!periods) {
+      periods = new Map();
+      this.pending.set(accountId, periods);
+    }
+    let endpoints = periods.get(period);
     if (!endpoints) {
       endpoints = new Map();
-      this.pending.set(member, endpoints);
+      periods.set(period, endpoints);
     }
     const tally = endpoints.get(endpoint);
     if (tally) {

@@ -42,20 +42,22 @@ export class AccountRepository {
       [keyHashes],
     );
     return new Map(
-      rows.map((row) => [
-        row.key_hash,
-        {
+      rows.map((row): [string, ApiCaller] => {
+        const anchor = new Date(row.reset_anchor_at);
+        const caller: ApiCaller = {
           keyId: row.key_id,
           keyPrefix: row.prefix,
           accountId: row.account_id,
           walletAddress: row.wallet_address,
           tier: row.tier,
-          resetAnchorAt: new Date(row.reset_anchor_at),
+          resetAnchorAt: anchor,
+          resetAnchorText: anchor.toISOString(),
           creditSeedMicro: creditsToMicro(row.credit_balance),
           creditEpoch: Number(row.credit_epoch),
           creditPeriod: Number(row.credit_period),
-        },
-      ]),
+        };
+        return [row.key_hash, caller];
+      }),
     );
   }
 

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ApiCaller } from '../../common/auth/api-caller';
 import { periodAt } from '../../common/billing/credit-period';
 import { CallerContext } from '../../common/decorators/current-caller.decorator';
 import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
@@ -13,9 +12,6 @@ import { isMetered, TIERS } from './tiers';
 /** Reads of the key holder's own account (contract 4.6); identity comes from the key alone. */
 @Injectable()
 export class AccountService {
-  /** resetAnchorAt as text, once per cached caller: formatting the date on every credits call was measurable. */
-  private readonly anchorTexts = new WeakMap<ApiCaller, string>();
-
   constructor(private readonly accounts: AccountRepository) {}
 
   getSummary({ caller, liveBalance }: CallerContext): AccountSummaryDto {
@@ -29,16 +25,7 @@ export class AccountService {
   }
 
   getCredits({ caller, liveBalance }: CallerContext): CreditBalanceDto {
-    return { balance: liveBalance ?? '0', resetAnchorAt: this.anchorText(caller) };
-  }
-
-  private anchorText(caller: ApiCaller): string {
-    let text = this.anchorTexts.get(caller);
-    if (text === undefined) {
-      text = caller.resetAnchorAt.toISOString();
-      this.anchorTexts.set(caller, text);
-    }
-    return text;
+    return { balance: liveBalance ?? '0', resetAnchorAt: caller.resetAnchorText };
   }
 
   /** Subscriptions are operator-managed here (no payments), so a tier is active until an operator changes it. */

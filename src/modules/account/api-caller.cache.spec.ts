@@ -21,6 +21,7 @@ class FakeKeys {
       walletAddress: '0x0000000000000000000000000000000000000001',
       tier: 'pro',
       resetAnchorAt: new Date(0),
+      resetAnchorText: new Date(0).toISOString(),
       creditSeedMicro: '0',
       creditEpoch: 1,
       creditPeriod: 0,
