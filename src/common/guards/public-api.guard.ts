@@ -2,13 +2,13 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { ApiCallerCache } from '../../modules/account/api-caller.cache';
 import { AdmitStatus } from '../billing/admission.scripts';
-import { AdmissionService } from '../billing/admission.service';
+import { AdmissionResult, AdmissionService } from '../billing/admission.service';
 import { microToCredits } from '../billing/credit-units';
-import { publicRouteOf } from '../decorators/public-endpoint.decorator';
+import { PublicRoute, publicRouteOf } from '../decorators/public-endpoint.decorator';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
 import { requestState } from '../http/request-state';
-import { HEADER, setResponseHeaders } from '../http/response-headers';
+import { HEADER } from '../http/response-headers';
 import { RateLimitHeaders } from './rate-limit-headers';
 
 type HeaderBag = { headers: Record<string, string | string[] | undefined> };
@@ -55,14 +55,7 @@ export class PublicApiGuard implements CanActivate {
     // Charged from here on: whatever fails later (these headers, validation, the handler, serialisation)
     // reaches the error filter, which refunds the call.
     if (result.status === AdmitStatus.ADMITTED) state.admission = result.admission;
-    // One write of every header this step owns; the error filter turns X-Credits-Cost to 0 on failures.
-    const headers = this.rateLimitHeaders.of(result, nowMs);
-    const balance = result.admission.balanceMicro;
-    if (result.status !== AdmitStatus.RATE_LIMITED && balance !== null) headers[HEADER.creditsRemaining] = microToCredits(balance);
-    // Free callers are never metered: their calls cost 0.
-    if (result.status === AdmitStatus.ADMITTED) headers[HEADER.creditsCost] = result.admission.costMicro === 0 ? '0' : route.costText;
-    setResponseHeaders(this.adapterHost.httpAdapter, res, headers);
-
+    this.setAdmissionHeaders(res, route, result, nowMs);
     if (result.status === AdmitStatus.RATE_LIMITED) {
       const retryAfter = Math.max(1, result.resetAt - Math.floor(nowMs / 1000));
       throw new AppError(ErrorCode.RATE_LIMITED, `rate limit of ${result.limit} requests per minute exceeded`, {
@@ -73,5 +66,17 @@ export class PublicApiGuard implements CanActivate {
       throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, `monthly credits exhausted; the next period starts at ${result.periodEndsAt.toISOString()}`);
     }
     return true;
+  }
+
+  /** Every header this step owns, each straight onto the response; the error filter turns X-Credits-Cost to 0 on failures. */
+  private setAdmissionHeaders(res: unknown, route: PublicRoute, result: AdmissionResult, nowMs: number): void {
+    const adapter = this.adapterHost.httpAdapter;
+    // Nothing has answered the request yet unless it was cut short while its admission was out.
+    if (adapter.isHeadersSent(res)) return;
+    this.rateLimitHeaders.set(adapter, res, result, nowMs);
+    const balance = result.admission.balanceMicro;
+    if (result.status !== AdmitStatus.RATE_LIMITED && balance !== null) adapter.setHeader(res, HEADER.creditsRemaining, microToCredits(balance));
+    // Free callers are never metered: their calls cost 0.
+    if (result.status === AdmitStatus.ADMITTED) adapter.setHeader(res, HEADER.creditsCost, result.admission.costMicro === 0 ? '0' : route.costText);
   }
 }

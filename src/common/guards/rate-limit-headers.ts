@@ -1,3 +1,4 @@
+import { HttpServer } from '@nestjs/common';
 import { AdmissionResult } from '../billing/admission.service';
 import { HEADER } from '../http/response-headers';
 
@@ -10,7 +11,8 @@ export class RateLimitHeaders {
   private readonly policies = new Map<number, { limit: string; policy: string }>();
   private reset = { at: 0, text: '0' };
 
-  of(result: AdmissionResult, nowMs: number): Record<string, string> {
+  /** Sets the five headers on a response that has not been sent yet. */
+  set(adapter: HttpServer, res: unknown, result: AdmissionResult, nowMs: number): void {
     let policy = this.policies.get(result.limit);
     if (!policy) {
       policy = { limit: String(result.limit), policy: `"minute";q=${result.limit};w=60` };
@@ -18,12 +20,10 @@ export class RateLimitHeaders {
     }
     if (result.resetAt !== this.reset.at) this.reset = { at: result.resetAt, text: String(result.resetAt) };
     const remaining = String(result.remaining);
-    return {
-      [HEADER.rateLimitLimit]: policy.limit,
-      [HEADER.rateLimitRemaining]: remaining,
-      [HEADER.rateLimitReset]: this.reset.text,
-      [HEADER.rateLimitPolicy]: policy.policy,
-      [HEADER.rateLimit]: `"minute";r=${remaining};t=${Math.max(0, result.resetAt - Math.floor(nowMs / 1000))}`,
-    };
+    adapter.setHeader(res, HEADER.rateLimitLimit, policy.limit);
+    adapter.setHeader(res, HEADER.rateLimitRemaining, remaining);
+    adapter.setHeader(res, HEADER.rateLimitReset, this.reset.text);
+    adapter.setHeader(res, HEADER.rateLimitPolicy, policy.policy);
+    adapter.setHeader(res, HEADER.rateLimit, `"minute";r=${remaining};t=${Math.max(0, result.resetAt - Math.floor(nowMs / 1000))}`);
   }
 }

@@ -71,14 +71,16 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
    * answers synchronously, so the request pipeline awaits nothing for it.
    */
   resolve(plaintextKey: string | undefined): ApiCaller | null | Promise<ApiCaller | null> {
-    if (!plaintextKey || !API_KEY_PATTERN.test(plaintextKey)) return null;
+    if (!plaintextKey) return null;
     const now = Date.now();
     // Keyed by the presented key, so a hit costs no hashing; only the hash ever reaches the database.
+    // Only well-formed keys are ever loaded, so an entry needs no second look at the key's format.
     const hit = this.entries.get(plaintextKey);
     if (hit && hit.expiresAt > now) {
       hit.lastUsedAt = now;
       return this.used(hit.caller, now);
     }
+    if (!API_KEY_PATTERN.test(plaintextKey)) return null;
     return this.load(plaintextKey).then((caller) => this.used(caller, now));
   }
 
