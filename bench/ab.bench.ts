@@ -16,7 +16,8 @@ import { primeKeys, processCpu } from './lib/load';
  */
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const PATH = '/api/public/v1/account/credits';
+// Another route (with its query) for BENCH_AB_PATH, e.g. a holders page on the bench:hl database (DATABASE_URL).
+const PATH = process.env.BENCH_AB_PATH || '/api/public/v1/account/credits';
 const KEYS = 520;
 const WARMUP_S = 3;
 const DURATION_S = Number(process.env.BENCH_DURATION) || 15;

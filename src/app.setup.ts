@@ -1,13 +1,14 @@
-import { INestApplication, ValidationPipe } from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from './common/decorators/public-endpoint.decorator';
+import { RememberingValidationPipe } from './common/validation/remembering-validation.pipe';
 import { validationExceptionFactory } from './common/validation/validation-exception.factory';
 
 /** Everything the server and the e2e tests both need on top of the module graph. */
 export function configureApp(app: INestApplication): INestApplication {
   app.enableShutdownHooks();
   app.useGlobalPipes(
-    new ValidationPipe({
+    new RememberingValidationPipe({
       transform: true,
       whitelist: true,
       forbidNonWhitelisted: true,

@@ -170,4 +170,33 @@ describe('CursorCodec', () => {
     expect(() => sut.encode(binding, { rank: -1, key: [] })).toThrow(/invalid position/);
     expect(() => sut.encode(binding, { rank: 0, key: [Number.NaN] })).toThrow(/invalid position/);
   });
+
+  describe('remembering tokens it minted or checked', () => {
+    it('mints what a codec that remembers nothing would mint', () => {
+      const remembered = [sut.encode(binding, position), sut.encode(binding, position)];
+      expect(remembered).toEqual([new CursorCodec(SECRET).encode(binding, position), new CursorCodec(SECRET).encode(binding, position)]);
+    });
+
+    it('still checks a remembered token against the binding of every request', () => {
+      const token = sut.encode(binding, position);
+      expect(sut.decode(token, binding)).toEqual(position);
+
+      expectCursorRejected(() => sut.decode(token, { ...binding, coin: 'ETH' }), /belongs to another/);
+      expect(sut.decode(token, binding)).toEqual(position);
+    });
+
+    it('refuses a tampered token however often it comes back', () => {
+      const token = sut.encode(binding, position);
+      const tampered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+      expectCursorRejected(() => sut.decode(tampered, binding), /signature/);
+      expectCursorRejected(() => sut.decode(tampered, binding), /signature/);
+    });
+
+    it('hands out a key no caller can change for the next one', () => {
+      const token = sut.encode(binding, position);
+      const first = sut.decode(token, binding);
+      expect(() => (first.key as unknown[]).push('x')).toThrow(TypeError);
+      expect(sut.decode(token, binding).key).toEqual(position.key);
+    });
+  });
 });

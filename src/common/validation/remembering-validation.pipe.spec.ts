@@ -1,0 +1,63 @@
+import { BadRequestException } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { RememberingValidationPipe } from './remembering-validation.pipe';
+
+class PageQuery {
+  @IsString()
+  coin!: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit = 100;
+
+  @IsOptional()
+  @IsIn(['asc', 'desc'], { each: true })
+  orders?: string[];
+}
+
+const asQuery = { type: 'query', metatype: PageQuery } as const;
+const asBody = { type: 'body', metatype: PageQuery } as const;
+
+describe(RememberingValidationPipe.name, () => {
+  const newPipe = () => new RememberingValidationPipe({ transform: true, whitelist: true, forbidNonWhitelisted: true });
+
+  it('answers a query string it has validated before with the same DTO, frozen all the way down', async () => {
+    const sut = newPipe();
+    const first = (await sut.transform({ coin: 'BTC', limit: '50', orders: ['asc'] }, asQuery)) as PageQuery;
+    const again = await sut.transform({ coin: 'BTC', limit: '50', orders: ['asc'] }, asQuery);
+
+    expect(first).toBeInstanceOf(PageQuery);
+    expect(first).toMatchObject({ coin: 'BTC', limit: 50, orders: ['asc'] });
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.orders)).toBe(true);
+  });
+
+  it('makes a DTO of its own for every other query string', async () => {
+    const sut = newPipe();
+    const btc = await sut.transform({ coin: 'BTC' }, asQuery);
+    const eth = (await sut.transform({ coin: 'ETH' }, asQuery)) as PageQuery;
+
+    expect(eth).not.toBe(btc);
+    expect(eth).toMatchObject({ coin: 'ETH', limit: 100 });
+  });
+
+  it('refuses an invalid query every time it comes', async () => {
+    const sut = newPipe();
+    await expect(sut.transform({ coin: 'BTC', limit: '0' }, asQuery)).rejects.toBeInstanceOf(BadRequestException);
+    await expect(sut.transform({ coin: 'BTC', limit: '0' }, asQuery)).rejects.toBeInstanceOf(BadRequestException);
+    await expect(sut.transform({ coin: 'BTC', extra: '1' }, asQuery)).rejects.toBeInstanceOf(BadRequestException);
+  });
+
+  it('validates bodies afresh, as the plain ValidationPipe does', async () => {
+    const sut = newPipe();
+    const first = await sut.transform({ coin: 'BTC' }, asBody);
+    const again = await sut.transform({ coin: 'BTC' }, asBody);
+
+    expect(again).not.toBe(first);
+    expect(Object.isFrozen(first)).toBe(false);
+  });
+});
