@@ -33,8 +33,20 @@ export async function createApp(config: AppConfig, options: { logger?: boolean }
   return configureApp(app);
 }
 
+/**
+ * Nest's Express adapter, sending a Buffer body as it is, as the Fastify one does: Nest's would serialise
+ * it as a JSON object ({"type":"Buffer","data":[...]}). Routes answer bytes for JSON made once (JsonText).
+ */
+class ExpressBytesAdapter extends ExpressAdapter {
+  override reply(response: { status(code: number): unknown; send(body: Buffer): unknown }, body: unknown, statusCode?: number): unknown {
+    if (!Buffer.isBuffer(body)) return super.reply(response, body, statusCode);
+    if (statusCode) response.status(statusCode);
+    return response.send(body);
+  }
+}
+
 function expressAdapter(): ExpressAdapter {
-  const express = new ExpressAdapter();
+  const express = new ExpressBytesAdapter();
   // ETags hash every body and no client here revalidates; the header would only cost CPU.
   express.set('etag', false);
   express.disable('x-powered-by');

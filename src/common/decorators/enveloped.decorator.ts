@@ -8,8 +8,8 @@ export interface Envelope<T> {
   data: T;
 }
 
-function envelope(data: unknown): Envelope<unknown> | string {
-  // Already serialised (see JsonText): the envelope's text, built once per value.
+function envelope(data: unknown): Envelope<unknown> | Buffer {
+  // Already serialised (see JsonText): the envelope's bytes, made once per value.
   if (data instanceof JsonText) return data.enveloped();
   return { code: '0', msg: 'success', data: data ?? null };
 }
@@ -33,7 +33,7 @@ export function Enveloped(): ClassDecorator {
       if (name === 'constructor' || typeof original !== 'function' || Reflect.getMetadata(METHOD_METADATA, original) === undefined) continue;
       const handler = original as (...args: unknown[]) => unknown;
       const callerParam = callerParamOf(proto, name);
-      const wrapped = function (this: unknown, ...args: unknown[]): Envelope<unknown> | string | Promise<Envelope<unknown> | string> {
+      const wrapped = function (this: unknown, ...args: unknown[]): Envelope<unknown> | Buffer | Promise<Envelope<unknown> | Buffer> {
         if (callerParam !== undefined) args[callerParam] = callerContextOf(args[callerParam]);
         const data = handler.apply(this, args);
         // A handler that answers synchronously is enveloped without a promise: Nest awaits whatever it gets.

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { Enveloped } from '../decorators/enveloped.decorator';
 import { JsonText } from './json-text';
 
-const MIDS = { mids: { BTC: '96666.5', 'xyz:TSLA': '412.3' } };
+const MIDS = { mids: { BTC: '96666.5', 'xyz:TSLA': '412.3', 'ÉCU€': '1.25' } };
 
 @Enveloped()
 @Controller('t')
@@ -23,18 +23,19 @@ class SampleController {
 describe(JsonText.name, () => {
   const sut = new SampleController();
 
-  it('answers the very envelope an object answer would serialise to', async () => {
-    const text = (await sut.text()) as unknown as string;
+  it('answers the bytes of the very envelope an object answer would serialise to', async () => {
+    const bytes = (await sut.text()) as unknown as Buffer;
     const object = await sut.object();
-    expect(typeof text).toBe('string');
+    expect(Buffer.isBuffer(bytes)).toBe(true);
+    const text = bytes.toString('utf8');
     expect(text).toBe(JSON.stringify(object));
     expect(JSON.parse(text)).toEqual({ code: '0', msg: 'success', data: MIDS });
   });
 
-  it('builds the envelope text once per value', async () => {
-    const first = (await sut.text()) as unknown as string;
+  it('makes the envelope once per value', async () => {
+    const first = (await sut.text()) as unknown as Buffer;
     const spy = jest.spyOn(JSON, 'stringify');
-    const second = (await sut.text()) as unknown as string;
+    const second = (await sut.text()) as unknown as Buffer;
     expect(second).toBe(first);
     expect(spy).not.toHaveBeenCalled();
     spy.mockRestore();

@@ -12,7 +12,7 @@ import { HlCatalogService } from './hl-catalog.service';
 import { SnapshotScopedCache } from './hl-cache';
 import { HlHoldersRepository, PerpHolderRow, SpotHolderRow } from './hl-holders.repository';
 import { PERP_HOLDER_RANKS } from './hl-params';
-import { RankPager, RankWindow, rankWindow } from './rank-pager';
+import { RankPager, rankWindow } from './rank-pager';
 
 /** The largest page kept in the page cache (the default limit is 100; the cap is 500). */
 const CACHED_PAGE_MAX_ROWS = 100;
@@ -20,24 +20,17 @@ const CACHED_PAGE_MAX_ROWS = 100;
 /** PostgreSQL's undefined_table. */
 const UNDEFINED_TABLE = '42P01';
 
-/** A page's rows as JSON text, and how many there are. */
-interface RowsJson {
-  json: string;
-  count: number;
-}
-
-const rowsJson = (rows: unknown[]): RowsJson => ({ json: JSON.stringify(rows), count: rows.length });
-
 /** Spot and perp holders of a coin in the current market snapshot, paged by rank (contract 4.1). */
 @Injectable()
 export class HlHoldersService {
   /**
-   * Ranked pages of the current market snapshot: immutable, so each is read once per replica. Kept as
-   * JSON text: a page then costs no serialisation per request, and the garbage collector one string to
-   * mark instead of ~1,200 objects (500 cached pages of objects cost a mids run a quarter of its req/s,
-   * docs/benchmarks.md).
+   * Ranked pages of the current market snapshot, whole: within a snapshot a page (rows, position, next
+   * cursor) is a pure function of its coin, sort, order, start and limit, so each is read and serialised
+   * once per replica and later requests get the same bytes (JsonText). Kept as JSON rather than objects:
+   * the garbage collector then marks one string per page instead of ~1,200 objects (500 cached pages of
+   * objects cost a mids run a quarter of its req/s, docs/benchmarks.md).
    */
-  private readonly pages: SnapshotScopedCache<RowsJson>;
+  private readonly pages: SnapshotScopedCache<JsonText>;
 
   constructor(
     private readonly catalog: HlCatalogService,
@@ -59,9 +52,9 @@ export class HlHoldersService {
   }
 
   /** Pages of up to CACHED_PAGE_MAX_ROWS rows go through the cache, so it holds a bounded number of rows. */
-  private async cachedPage(snapshotId: number, key: string, window: RankWindow, read: () => Promise<unknown[]>): Promise<RowsJson> {
-    if (window.limit > CACHED_PAGE_MAX_ROWS) return rowsJson(await read());
-    return this.pages.get(snapshotId, key, async () => rowsJson(await read()));
+  private async cachedPage(snapshotId: number, key: string, limit: number, build: () => Promise<JsonText>): Promise<JsonText> {
+    if (limit > CACHED_PAGE_MAX_ROWS) return build();
+    return this.pages.get(snapshotId, key, build);
   }
 
   /**
@@ -95,12 +88,12 @@ export class HlHoldersService {
     const binding: CursorBinding = { endpoint: 'hl.spot.holders', coin, order: query.order, limit: query.limit };
     const start = this.pager.start(query, binding);
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'spot', coin))?.holders ?? 0;
-    const window = rankWindow({ start, limit: query.limit, order: query.order, total });
-    const rows = await this.cachedPage(snapshot.id, `spot|${coin}|${window.op}${window.bound}|${window.limit}`, window, async () =>
-      (await this.holders.spotHolders({ snapshotId: snapshot.id, coin, window })).map(toSpotHolder),
-    );
-    const position = this.pager.position({ count: rows.count, start, limit: query.limit, total, binding });
-    return JsonText.spliced(head, 'items', rows.json, { ...position, updatedAt });
+    return this.cachedPage(snapshot.id, `spot|${coin}|${query.order}|${start}|${query.limit}`, query.limit, async () => {
+      const window = rankWindow({ start, limit: query.limit, order: query.order, total });
+      const rows = (await this.holders.spotHolders({ snapshotId: snapshot.id, coin, window })).map(toSpotHolder);
+      const position = this.pager.position({ count: rows.length, start, limit: query.limit, total, binding });
+      return JsonText.spliced(head, 'items', JSON.stringify(rows), { ...position, updatedAt });
+    });
   }
 
   private async readPerpHolders(query: PerpHoldersQueryDto): Promise<JsonText> {
@@ -119,13 +112,13 @@ export class HlHoldersService {
     const binding: CursorBinding = { endpoint: 'hl.perp.holders', coin, sortBy: query.sortBy, order: query.order, limit: query.limit };
     const start = this.pager.start(query, binding);
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'perp', coin))?.holders ?? 0;
-    const window = rankWindow({ start, limit: query.limit, order: query.order, total });
     const rankColumn = PERP_HOLDER_RANKS[query.sortBy];
-    const rows = await this.cachedPage(snapshot.id, `perp|${coin}|${rankColumn}|${window.op}${window.bound}|${window.limit}`, window, async () =>
-      (await this.holders.perpHolders({ snapshotId: snapshot.id, coin, rankColumn, window })).map(toPerpHolder),
-    );
-    const position = this.pager.position({ count: rows.count, start, limit: query.limit, total, binding });
-    return JsonText.spliced(head, 'items', rows.json, { ...position, updatedAt });
+    return this.cachedPage(snapshot.id, `perp|${coin}|${query.sortBy}|${query.order}|${start}|${query.limit}`, query.limit, async () => {
+      const window = rankWindow({ start, limit: query.limit, order: query.order, total });
+      const rows = (await this.holders.perpHolders({ snapshotId: snapshot.id, coin, rankColumn, window })).map(toPerpHolder);
+      const position = this.pager.position({ count: rows.length, start, limit: query.limit, total, binding });
+      return JsonText.spliced(head, 'items', JSON.stringify(rows), { ...position, updatedAt });
+    });
   }
 }
 
