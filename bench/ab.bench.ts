@@ -13,6 +13,7 @@ import { primeKeys, processCpu } from './lib/load';
  * `npm run bench` swing by half. A checkout is a directory with this repository's layout and its
  * node_modules (e.g. `git worktree add ../base HEAD~1 && ln -s "$PWD/node_modules" ../base/`); append
  * `#NAME=value` to give one side an environment variable. The sides swap start order every round.
+ * BENCH_AB_PATH loads another route, BENCH_AB_ADAPTER=express the Express servers.
  */
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -44,7 +45,8 @@ async function startSide(side: Side, prefix: string): Promise<ServerHandle> {
   process.chdir(side.dir);
   return startServer(side.label, 'bench/servers/app.server.ts', 0, {
     ...side.env,
-    HTTP_ADAPTER: 'fastify',
+    // BENCH_AB_ADAPTER=express compares the Express servers instead.
+    HTTP_ADAPTER: process.env.BENCH_AB_ADAPTER === 'express' ? 'express' : 'fastify',
     BENCH_KEYS: String(KEYS),
     DATABASE_URL,
     REDIS_URL,
