@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
+import { BoundedMap } from '../memo/bounded-map';
 import { isMetered, TIERS } from '../../modules/account/tiers';
 import { ApiCaller } from '../auth/api-caller';
 import { Admission } from '../http/request-state';
@@ -22,6 +23,16 @@ import { UsageMeterService } from './usage-meter.service';
  */
 export const ADMIT_BATCHING: TurnBatcherLimits = { maxBatch: 64, maxInFlight: 2 };
 
+/** Accounts whose current period is held; as many as the key cache holds callers. */
+const MAX_HELD_PERIODS = 50_000;
+
+interface HeldPeriod {
+  anchorMs: number;
+  startMs: number;
+  endMs: number;
+  period: CreditPeriod;
+}
+
 export interface AdmissionResult {
   status: AdmitStatus;
   limit: number;
@@ -41,8 +52,13 @@ export interface AdmissionResult {
 @Injectable()
 export class AdmissionService {
   private readonly quotaMicro = new Map<string, string>();
-  /** The current credit period of each cached caller: month arithmetic on every call is measurable. */
-  private readonly periods = new WeakMap<ApiCaller, CreditPeriod>();
+  /**
+   * The current credit period of each account, with the anchor it was worked out from: month arithmetic on
+   * every call is measurable. By account rather than by caller object, which the key cache replaces on
+   * every refresh (once a second for a key in use), so a cache by object missed on most calls of a key
+   * called less than a few times a second.
+   */
+  private readonly periods = new BoundedMap<string, HeldPeriod>(MAX_HELD_PERIODS);
   private readonly logger = new Logger(AdmissionService.name);
   private readonly batcher = new TurnBatcher<AdmitCall, AdmitReply>((calls) => admitBatch(this.kv, calls), ADMIT_BATCHING);
 
@@ -105,12 +121,13 @@ export class AdmissionService {
   }
 
   private periodOf(caller: ApiCaller, nowMs: number): CreditPeriod {
-    let period = this.periods.get(caller);
-    if (!period || nowMs < period.start.getTime() || nowMs >= period.end.getTime()) {
-      period = periodAt(caller.resetAnchorAt, new Date(nowMs));
-      this.periods.set(caller, period);
+    const anchorMs = caller.resetAnchorAt.getTime();
+    let held = this.periods.get(caller.accountId);
+    if (!held || held.anchorMs !== anchorMs || nowMs < held.startMs || nowMs >= held.endMs) {
+      const period = periodAt(caller.resetAnchorAt, new Date(nowMs));
+      held = this.periods.set(caller.accountId, { anchorMs, startMs: period.start.getTime(), endMs: period.end.getTime(), period });
     }
-    return period;
+    return held.period;
   }
 
   /**
