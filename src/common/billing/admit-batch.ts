@@ -21,30 +21,39 @@ const FAST_REPLY = 3;
  * sequence, and one RPUSH of all the charge lines. A line is the full script's, byte for byte: node joins
  * its fixed head and the script adds the balance, the epoch and period, the sequence number and the time.
  * KEYS: seq, outbox, then per call: window, credits
- * ARGV: nowMs (the time of every line of the batch), then per call: cap, costMicro (-1: not metered),
+ * ARGV: nowMs (the time of every line of the batch), then per call: cap, change (the charge as a
+ *       balance change in micro-credits, as text: "-<cost>", "0" for a free route, "" when not metered),
  *       balance field "|epoch|period|", head "charge|account|request|endpoint|-cost|"
  * Reply: per call {status, count, balance ('' when not metered)}; {NEEDS_FULL_ADMIT, 0, ''} undecided.
+ * Redis's own work per call is most of what the script costs (callgrind, docs/benchmarks.md): so the change
+ * reaches HINCRBY as the text node sent (a Lua number argument is printed with "%.17g" first), and each
+ * cap text, one of a handful of tier values, is read as a number once per run.
  */
 export const ADMIT_FAST_SCRIPT: KvScript<Array<number | string>> = {
   name: 'admit-fast',
   lua: `${LUA_HELPERS}
-local reply, lines, seq = {}, {}, nil
+local reply, lines, seq, caps = {}, {}, nil, {}
 for i = 0, (#KEYS - 2) / ${FAST_KEYS} - 1 do
   local window, credits, a = KEYS[3 + ${FAST_KEYS} * i], KEYS[4 + ${FAST_KEYS} * i], 1 + ${FAST_ARGS} * i
-  local cost, balField = tonumber(ARGV[a + 2]), ARGV[a + 3]
+  local capText, change, balField = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
+  local cap = caps[capText]
+  if not cap then
+    cap = tonumber(capText)
+    caps[capText] = cap
+  end
   local status, count, bal = 1, redis.call('INCR', window), ''
   if count == 1 then redis.call('PEXPIRE', window, ${WINDOW_KEY_TTL_MS}) end
-  if count > tonumber(ARGV[a + 1]) then status = 0
-  elseif cost == 0 then
+  if count > cap then status = 0
+  elseif change == '0' then
     local stored = redis.call('HGET', credits, balField)
     if stored then bal = int(tonumber(stored) - OFFSET) else status = ${NEEDS_FULL_ADMIT} end
-  elseif cost > 0 then
-    local after = redis.call('HINCRBY', credits, balField, -cost)
+  elseif change ~= '' then
+    local after = redis.call('HINCRBY', credits, balField, change)
     if after >= OFFSET then
       seq = (seq or tonumber(redis.call('GET', KEYS[1]) or '0')) + 1
       bal = int(after - OFFSET)
       lines[#lines + 1] = ARGV[a + 4] .. bal .. balField .. int(seq) .. '|' .. ARGV[1]
-    elseif after >= OFFSET / 2 then status, bal = 2, int(redis.call('HINCRBY', credits, balField, cost) - OFFSET)
+    elseif after >= OFFSET / 2 then status, bal = 2, int(redis.call('HINCRBY', credits, balField, -tonumber(change)) - OFFSET)
     else
       redis.call('HDEL', credits, balField)
       status = ${NEEDS_FULL_ADMIT}
@@ -66,12 +75,12 @@ return reply
     const reply: Array<number | string> = [];
     for (let i = 0; i < callKeys.length / FAST_KEYS; i++) {
       const [window, credits] = callKeys.slice(FAST_KEYS * i, FAST_KEYS * (i + 1));
-      const [cap, costArg, balField, head] = args.slice(FAST_ARGS * i, FAST_ARGS * (i + 1));
-      const cost = Number(costArg);
+      const [cap, change, balField, head] = args.slice(FAST_ARGS * i, FAST_ARGS * (i + 1));
+      const cost = -Number(change);
       const decide = (count: number): [number, number, string] => {
         if (count > Number(cap)) return [AdmitStatus.RATE_LIMITED, count, ''];
-        if (cost < 0) return [AdmitStatus.ADMITTED, count, ''];
-        if (cost === 0) {
+        if (change === '') return [AdmitStatus.ADMITTED, count, ''];
+        if (change === '0') {
           const stored = data.hget(credits, balField);
           return stored === null ? [NEEDS_FULL_ADMIT, 0, ''] : [AdmitStatus.ADMITTED, count, String(Number(stored) - BALANCE_OFFSET)];
         }
@@ -127,7 +136,8 @@ export async function admitBatch(kv: KvStore, calls: readonly AdmitCall[]): Prom
   const args: KvArg[] = [calls[0]?.params.nowMs ?? Date.now()];
   for (const { window, credits, params: p } of calls) {
     keys.push(window, credits);
-    args.push(p.cap, p.costMicro, balanceField(p.epoch, p.period), `charge|${p.accountId}|${p.requestId}|${p.endpoint}|${-p.costMicro}|`);
+    const change = p.costMicro < 0 ? '' : String(-p.costMicro);
+    args.push(p.cap, change, balanceField(p.epoch, p.period), `charge|${p.accountId}|${p.requestId}|${p.endpoint}|${change}|`);
   }
   const fast = await kv.run(ADMIT_FAST_SCRIPT, keys, args);
   return Promise.all(
