@@ -1,0 +1,116 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AdmitCall, admitBatch } from '../src/common/billing/admit-batch';
+import { BillingKeys } from '../src/common/billing/billing-keys';
+import { RedisKvStore } from '../src/infra/kv/redis-kv.store';
+import { envNumber } from './lib/env';
+
+/**
+ * `npm run bench:admission-redis`: Redis's own work per admission, in instructions, which unlike time does
+ * not move with the machine's phase (valgrind's callgrind counts them; the same total on every run). A
+ * private redis-server runs under callgrind on a free port; BENCH_ADMIT_ACCOUNTS accounts are seeded
+ * through admitBatch (the full script, once each), the counters are zeroed, then BENCH_ADMIT_BATCHES
+ * batches of BENCH_ADMIT_BATCH one-credit calls on a Max key go through admitBatch exactly as
+ * AdmissionService sends them (the billed route's steady state: the fast script decides every call).
+ * Prints Redis's instructions per batch and per admission. Needs valgrind and redis-server; about 30 s.
+ */
+const ACCOUNTS = envNumber('BENCH_ADMIT_ACCOUNTS', 1040);
+const BATCH = envNumber('BENCH_ADMIT_BATCH', 17);
+const BATCHES = envNumber('BENCH_ADMIT_BATCHES', 600);
+const MAX_CAP = 600;
+const COST_MICRO = 1_000_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const accountId = (i: number) => `0193b7a4-0000-7000-8000-${hex(i, 12)}`;
+
+function call(account: number, request: number, nowMs: number): AdmitCall {
+  return {
+    window: BillingKeys.window(`key-${account}`, Math.floor(nowMs / 60_000)),
+    credits: BillingKeys.credits(accountId(account)),
+    params: {
+      cap: MAX_CAP,
+      costMicro: COST_MICRO,
+      seedMicro: '100000000000000',
+      epoch: 1,
+      seedPeriod: 0,
+      period: 0,
+      quotaMicro: '100000000000000',
+      requestId: `0193b7a4-1111-7000-8000-${hex(request, 12)}`,
+      accountId: accountId(account),
+      endpoint: 'account.credits',
+      nowMs,
+    },
+  };
+}
+
+/** Total instructions (Ir) of the callgrind dumps in `dir` that are not in `known` (written by the last dump). */
+function instructionsSince(dir: string, known: Set<string>): number {
+  let total = 0;
+  for (const file of readdirSync(dir)) {
+    if (known.has(file)) continue;
+    const summary = /^summary:\s+(\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
+    if (summary) total += Number(summary[1]);
+  }
+  return total;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'admit-cg-'));
+  const port = await freePort();
+  const redis = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'cg.%p')}`, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const kv = RedisKvStore.connect(`redis://127.0.0.1:${port}`, 'bench:');
+  // Refused connections while valgrind starts Redis: the ping below retries.
+  kv.client.on('error', () => undefined);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await kv.ping();
+        break;
+      } catch (error) {
+        if (attempt > 100) throw error;
+        await sleep(300);
+      }
+    }
+    const nowMs = Date.now();
+    let request = 0;
+    for (let a = 0; a < ACCOUNTS; a++) await admitBatch(kv, [call(a, request++, nowMs)]);
+
+    execFileSync('callgrind_control', ['--zero', String(redis.pid)], { stdio: 'ignore' });
+    const known = new Set(readdirSync(dir));
+    for (let b = 0; b < BATCHES; b++) {
+      const calls = Array.from({ length: BATCH }, () => call(request % ACCOUNTS, request++, nowMs));
+      const replies = await admitBatch(kv, calls);
+      if (replies.some((reply) => reply[0] !== 1)) throw new Error(`batch ${b}: a call was not admitted (${JSON.stringify(replies)})`);
+    }
+    execFileSync('callgrind_control', ['--dump', String(redis.pid)], { stdio: 'ignore' });
+    const instructions = instructionsSince(dir, known);
+    const calls = BATCH * BATCHES;
+    console.log(`accounts ${ACCOUNTS}, ${BATCHES} batches of ${BATCH} admissions (one credit each, Max keys)`);
+    console.log(`Redis instructions per batch:     ${Math.round(instructions / BATCHES).toLocaleString('en-US')}`);
+    console.log(`Redis instructions per admission: ${Math.round(instructions / calls).toLocaleString('en-US')}`);
+  } finally {
+    await kv.close().catch(() => undefined);
+    redis.kill('SIGTERM');
+    await new Promise((resolve) => redis.once('exit', resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
