@@ -131,14 +131,18 @@ async function main(): Promise<void> {
 
   process.stdout.write(`\nsnapshot: ${built.positions} positions -> ${built.snapshotRows} holder rows in ${(Number(built.snapshotMs) / 1000).toFixed(1)} s, ` +
     `node peak RSS ${built.peakRssMb} MB${built.reused ? ' (positions reused from an earlier run)' : `, polling took ${(Number(built.pollMs) / 1000).toFixed(0)} s`}\n\n`);
-  process.stdout.write(`${'variant'.padEnd(52)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non2xx'.padStart(7)}\n`);
+  // As in `npm run bench`: how busy the server's core was, and its CPU per request (steadier than req/s).
+  const cpuColumns = ['srv cpu%', 'gen cpu%', 'srv µs/req'];
+  process.stdout.write(`${'variant'.padEnd(52)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non2xx'.padStart(7)} ${cpuColumns.map((c) => c.padStart(10)).join(' ')}\n`);
   for (const r of rows) {
-    process.stdout.write(`${r.variant.padEnd(52)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)} ${String(r.non2xx).padStart(7)}\n`);
+    const cpu = [r.serverCpuPct, r.loadgenCpuPct, r.serverCpuUsPerReq].map((v) => String(v).padStart(10)).join(' ');
+    process.stdout.write(`${r.variant.padEnd(52)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)} ${String(r.non2xx).padStart(7)} ${cpu}\n`);
   }
   const [mids, page1, deepRow, , , bareRow] = rows;
   const ratio = mids.rps / bareRow.rps;
   process.stdout.write(`\nsnapshot under 60 s: ${Number(built.snapshotMs) < 60_000 ? 'PASS' : 'MISS'}\n`);
   process.stdout.write(`mids / bare = ${(ratio * 100).toFixed(1)}% (target >= 35%): ${ratio >= 0.35 ? 'PASS' : 'MISS'}\n`);
+  process.stdout.write(`mids / bare by server CPU per request = ${((100 * bareRow.serverCpuUsPerReq) / mids.serverCpuUsPerReq).toFixed(1)}% (context)\n`);
   for (const r of [page1, deepRow]) process.stdout.write(`${r.variant}: p99 ${r.p99Ms} ms (target < 20 ms): ${r.p99Ms < 20 ? 'PASS' : 'MISS'}\n`);
   const failed = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
   if (failed.length > 0) throw new Error(`non-2xx or errors in: ${failed.map((r) => `${r.variant} ${JSON.stringify(r.statusCodes)}`).join('; ')}`);

@@ -10,9 +10,12 @@ const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
 // The service runs with the node flags it is deployed with (package.json config.nodeFlags, used by
 // start:prod and the Dockerfile); the reference servers run with node's defaults.
 const SERVICE_SCRIPTS = new Set(['bench/servers/app.server.ts', 'bench/servers/hl-build.ts']);
-const SERVICE_NODE_FLAGS = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { config: { nodeFlags: string } }).config.nodeFlags
-  .split(' ')
-  .filter(Boolean);
+
+/** The flags of the checkout a server is started from (the working directory): bench:ab's sides may differ. */
+function serviceNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { config: { nodeFlags: string } };
+  return pkg.config.nodeFlags.split(' ').filter(Boolean);
+}
 // A failed TypeORM query is logged with all its parameters (a ledger batch is >100 kB on one line).
 const MAX_LINE = 400;
 const clip = (line: string) => (line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}... (${line.length} chars)` : line);
@@ -42,7 +45,7 @@ export function killAll(): void {
  * READY line, i.e. after migrations, seeding and listen, so no load is ever sent to a half-started app.
  */
 export function startServer(name: string, script: string, core: number, env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<ServerHandle> {
-  const flags = [...(SERVICE_SCRIPTS.has(script) ? SERVICE_NODE_FLAGS : []), ...NODE_ARGS];
+  const flags = [...(SERVICE_SCRIPTS.has(script) ? serviceNodeFlags() : []), ...NODE_ARGS];
   const child = spawn('taskset', ['-c', String(core), process.execPath, ...flags, '-r', TS_HOOK, script], {
     cwd: process.cwd(),
     env: { ...process.env, ...env },
