@@ -1,18 +1,18 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AdmitCall, admitBatch } from '../src/common/billing/admit-batch';
 import { BillingKeys } from '../src/common/billing/billing-keys';
+import Redis from 'ioredis';
 import { RedisKvStore } from '../src/infra/kv/redis-kv.store';
 import { envNumber } from './lib/env';
 
 /**
  * `npm run bench:admission-redis`: Redis's own work per admission, in instructions, which unlike time does
  * not move with the machine's phase (valgrind's callgrind counts them; the same total on every run). A
- * private redis-server runs under callgrind on a free port; BENCH_ADMIT_ACCOUNTS accounts are seeded
+ * private redis-server runs under callgrind on a Unix socket of its own; BENCH_ADMIT_ACCOUNTS accounts are seeded
  * through admitBatch (the full script, once each), the counters are zeroed, then BENCH_ADMIT_BATCHES
  * batches of BENCH_ADMIT_BATCH one-credit calls on a Max key go through admitBatch exactly as
  * AdmissionService sends them (the billed route's steady state: the fast script decides every call).
@@ -23,16 +23,6 @@ const BATCH = envNumber('BENCH_ADMIT_BATCH', 17);
 const BATCHES = envNumber('BENCH_ADMIT_BATCHES', 600);
 const MAX_CAP = 600;
 const COST_MICRO = 1_000_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const accountId = (i: number) => `0193b7a4-0000-7000-8000-${hex(i, 12)}`;
@@ -70,9 +60,10 @@ function instructionsSince(dir: string, known: Set<string>): number {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'admit-cg-'));
-  const port = await freePort();
-  const redis = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'cg.%p')}`, 'redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const kv = RedisKvStore.connect(`redis://127.0.0.1:${port}`, 'bench:');
+  // A Unix socket of its own (no TCP port to find free); Redis's user-space work per command is the same.
+  const socket = join(dir, 'redis.sock');
+  const redis = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'cg.%p')}`, 'redis-server', '--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const kv = new RedisKvStore(new Redis({ path: socket, keyPrefix: 'bench:', maxRetriesPerRequest: 2 }));
   // Refused connections while valgrind starts Redis: the ping below retries.
   kv.client.on('error', () => undefined);
   try {
