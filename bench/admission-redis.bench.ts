@@ -3,20 +3,21 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Redis from 'ioredis';
 import { AdmitCall, admitBatch } from '../src/common/billing/admit-batch';
 import { BillingKeys } from '../src/common/billing/billing-keys';
-import Redis from 'ioredis';
 import { RedisKvStore } from '../src/infra/kv/redis-kv.store';
 import { envNumber } from './lib/env';
 
 /**
  * `npm run bench:admission-redis`: Redis's own work per admission, in instructions, which unlike time does
- * not move with the machine's phase (valgrind's callgrind counts them; the same total on every run). A
- * private redis-server runs under callgrind on a Unix socket of its own; BENCH_ADMIT_ACCOUNTS accounts are seeded
+ * not move with the machine's phase (valgrind's callgrind counts them; runs of the same code agree within
+ * ~0.5 %, the rest being Redis's timer work). A private redis-server runs under callgrind on a Unix socket
+ * of its own; BENCH_ADMIT_ACCOUNTS accounts are seeded
  * through admitBatch (the full script, once each), the counters are zeroed, then BENCH_ADMIT_BATCHES
  * batches of BENCH_ADMIT_BATCH one-credit calls on a Max key go through admitBatch exactly as
  * AdmissionService sends them (the billed route's steady state: the fast script decides every call).
- * Prints Redis's instructions per batch and per admission. Needs valgrind and redis-server; about 30 s.
+ * Prints Redis's instructions per batch and per admission. Needs valgrind and redis-server; about 10 s.
  */
 const ACCOUNTS = envNumber('BENCH_ADMIT_ACCOUNTS', 1040);
 const BATCH = envNumber('BENCH_ADMIT_BATCH', 17);
@@ -63,6 +64,12 @@ async function main(): Promise<void> {
   // A Unix socket of its own (no TCP port to find free); Redis's user-space work per command is the same.
   const socket = join(dir, 'redis.sock');
   const redis = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'cg.%p')}`, 'redis-server', '--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => {
+    redis.once('exit', () => resolve());
+    // No valgrind (or no redis-server under it): the ping below gives up and says so.
+    redis.once('error', () => resolve());
+  });
+  const alive = () => redis.exitCode === null && redis.signalCode === null && redis.pid !== undefined;
   const kv = new RedisKvStore(new Redis({ path: socket, keyPrefix: 'bench:', maxRetriesPerRequest: 2 }));
   // Refused connections while valgrind starts Redis: the ping below retries.
   kv.client.on('error', () => undefined);
@@ -72,7 +79,7 @@ async function main(): Promise<void> {
         await kv.ping();
         break;
       } catch (error) {
-        if (attempt > 100) throw error;
+        if (attempt > 100 || !alive()) throw new Error(`no Redis under callgrind (valgrind and redis-server installed?): ${(error as Error).message}`);
         await sleep(300);
       }
     }
@@ -88,15 +95,18 @@ async function main(): Promise<void> {
       if (replies.some((reply) => reply[0] !== 1)) throw new Error(`batch ${b}: a call was not admitted (${JSON.stringify(replies)})`);
     }
     execFileSync('callgrind_control', ['--dump', String(redis.pid)], { stdio: 'ignore' });
+    // callgrind_control exits 0 even when it reached no process: a figure needs exactly the one new dump.
+    const dumps = readdirSync(dir).filter((file) => !known.has(file) && file.startsWith('cg.'));
     const instructions = instructionsSince(dir, known);
+    if (!alive() || dumps.length !== 1 || !(instructions > 0)) throw new Error(`callgrind gave no dump of the measured batches (${dumps.length} new files)`);
     const calls = BATCH * BATCHES;
     console.log(`accounts ${ACCOUNTS}, ${BATCHES} batches of ${BATCH} admissions (one credit each, Max keys)`);
     console.log(`Redis instructions per batch:     ${Math.round(instructions / BATCHES).toLocaleString('en-US')}`);
     console.log(`Redis instructions per admission: ${Math.round(instructions / calls).toLocaleString('en-US')}`);
   } finally {
     await kv.close().catch(() => undefined);
-    redis.kill('SIGTERM');
-    await new Promise((resolve) => redis.once('exit', resolve));
+    if (alive()) redis.kill('SIGTERM');
+    await exited;
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -22,12 +22,14 @@ const FAST_REPLY = 3;
  * its fixed head and the script adds the balance, the epoch and period, the sequence number and the time.
  * KEYS: seq, outbox, then per call: window, credits
  * ARGV: nowMs (the time of every line of the batch), then per call: cap, change (the charge as a
- *       balance change in micro-credits, as text: "-<cost>", "0" for a free route, "" when not metered),
+ *       balance change in micro-credits, as text: "-<cost>", "0" for a free route, "" when not metered;
+ *       never positive, which would credit the balance: admitBatch makes it from a non-negative cost),
  *       balance field "|epoch|period|", head "charge|account|request|endpoint|-cost|"
  * Reply: per call {status, count, balance ('' when not metered)}; {NEEDS_FULL_ADMIT, 0, ''} undecided.
- * Redis's own work per call is most of what the script costs (callgrind, docs/benchmarks.md): so the change
- * reaches HINCRBY as the text node sent (a Lua number argument is printed with "%.17g" first), and each
- * cap text, one of a handful of tier values, is read as a number once per run.
+ * Redis's own work per call is most of what the script costs (`npm run bench:admission-redis`): so the
+ * change reaches HINCRBY as the text node sent (Redis 7.0 prints a Lua number argument with "%.17g" first;
+ * only the rare give-back of a call it cannot pay still passes a number), and each cap text, one of a
+ * handful of tier values, is read as a number once per run.
  */
 export const ADMIT_FAST_SCRIPT: KvScript<Array<number | string>> = {
   name: 'admit-fast',
