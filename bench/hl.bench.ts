@@ -9,8 +9,9 @@ import { envNumber } from './lib/env';
 /**
  * `npm run bench:hl`: on the simulator's 100,000-wallet market (~1,000,000 positions), the market
  * snapshot's build time and peak memory, then requests/s and p99 of `/hl/prices/mids` (against a bare
- * node:http server returning the same body) and of a 100-row `/hl/perp/holders` page at page 1 and at
- * cursor depth 500,000, on Fastify. Servers run pinned to core 0, this load generator to core 1.
+ * node:http server returning the same body, run before and after the app's variants; the faster counts)
+ * and of a 100-row `/hl/perp/holders` page at page 1 and at cursor depth 500,000, on Fastify. Servers run
+ * pinned to core 0, this load generator to core 1.
  */
 const SETTINGS = {
   durationS: envNumber('BENCH_DURATION', 10),
@@ -108,22 +109,32 @@ async function main(): Promise<void> {
   const app = await startServer('app:fastify', 'bench/servers/app.server.ts', 0, { HTTP_ADAPTER: 'fastify', BENCH_KEYS: String(keyCount), DATABASE_URL: databaseUrl, REDIS_URL: SETTINGS.redisUrl });
   const rows: Row[] = [];
   let bare: ServerHandle | undefined;
+  let mids: Row;
+  let page1Row: Row;
+  let deepRow: Row;
+  // Bare runs twice, before mids (the app idle beside it) and at the end (the app stopped), and mids is
+  // judged against the faster of the two: one bare run alone once came out a third slow (p99 13–14 ms
+  // against its usual 3 ms) and made mids pass that would not have (docs/benchmarks.md, tenth session).
+  const bareRows: Row[] = [];
   try {
     const keys = app.ready.keys ?? [];
     const base = `http://127.0.0.1:${app.ready.port}`;
     const midsBody = JSON.stringify(await getJson(`${base}${PUBLIC}/hl/prices/mids`, keys[0]));
     process.stdout.write(`walking a cursor to depth ${DEPTH} on ${built.deepCoin}...\n`);
     const deep = await cursorAt(base, String(built.deepCoin), DEPTH, keys);
-    rows.push(await variant('mids (fastify)', app, `${PUBLIC}/hl/prices/mids`, keys));
+    bare = await startServer('bare', 'bench/servers/bare.server.ts', 0, { BENCH_BODY: midsBody });
+    bareRows.push(await variant('bare node:http (mids body), before', bare, '/'));
+    mids = await variant('mids (fastify)', app, `${PUBLIC}/hl/prices/mids`, keys);
     const page1 = `${PUBLIC}/hl/perp/holders?coin=BTC&limit=${PAGE}`;
     const deepPath = `${PUBLIC}/hl/perp/holders?coin=${encodeURIComponent(String(built.deepCoin))}&limit=${PAGE}&cursor=${deep}`;
-    rows.push(await variant('holders page 1 (BTC, fastify)', app, page1, keys, SETTINGS.holdersConnections));
-    rows.push(await variant(`holders cursor depth ${DEPTH} (fastify)`, app, deepPath, keys, SETTINGS.holdersConnections));
+    page1Row = await variant('holders page 1 (BTC, fastify)', app, page1, keys, SETTINGS.holdersConnections);
+    deepRow = await variant(`holders cursor depth ${DEPTH} (fastify)`, app, deepPath, keys, SETTINGS.holdersConnections);
+    rows.push(mids, page1Row, deepRow);
     rows.push(await variant('holders page 1 (BTC, fastify)', app, page1, keys));
     rows.push(await variant(`holders cursor depth ${DEPTH} (fastify)`, app, deepPath, keys));
     await app.stop();
-    bare = await startServer('bare', 'bench/servers/bare.server.ts', 0, { BENCH_BODY: midsBody });
-    rows.push(await variant('bare node:http (mids body)', bare, '/'));
+    bareRows.push(await variant('bare node:http (mids body), after', bare, '/'));
+    rows.push(...bareRows);
   } finally {
     await app.stop();
     await bare?.stop();
@@ -138,12 +149,12 @@ async function main(): Promise<void> {
     const cpu = [r.serverCpuPct, r.loadgenCpuPct, r.serverCpuUsPerReq].map((v) => String(v).padStart(10)).join(' ');
     process.stdout.write(`${r.variant.padEnd(52)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)} ${String(r.non2xx).padStart(7)} ${cpu}\n`);
   }
-  const [mids, page1, deepRow, , , bareRow] = rows;
+  const bareRow = bareRows.reduce((best, row) => (row.rps > best.rps ? row : best));
   const ratio = mids.rps / bareRow.rps;
   process.stdout.write(`\nsnapshot under 60 s: ${Number(built.snapshotMs) < 60_000 ? 'PASS' : 'MISS'}\n`);
-  process.stdout.write(`mids / bare = ${(ratio * 100).toFixed(1)}% (target >= 35%): ${ratio >= 0.35 ? 'PASS' : 'MISS'}\n`);
-  process.stdout.write(`mids / bare by server CPU per request = ${((100 * bareRow.serverCpuUsPerReq) / mids.serverCpuUsPerReq).toFixed(1)}% (context)\n`);
-  for (const r of [page1, deepRow]) process.stdout.write(`${r.variant}: p99 ${r.p99Ms} ms (target < 20 ms): ${r.p99Ms < 20 ? 'PASS' : 'MISS'}\n`);
+  process.stdout.write(`mids / bare = ${(ratio * 100).toFixed(2)}% against the faster bare run (target >= 35%): ${ratio >= 0.35 ? 'PASS' : 'MISS'}\n`);
+  process.stdout.write(`mids / bare by server CPU per request = ${((100 * bareRow.serverCpuUsPerReq) / mids.serverCpuUsPerReq).toFixed(0)}% (context; whole µs)\n`);
+  for (const r of [page1Row, deepRow]) process.stdout.write(`${r.variant}: p99 ${r.p99Ms} ms (target < 20 ms): ${r.p99Ms < 20 ? 'PASS' : 'MISS'}\n`);
   const failed = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
   if (failed.length > 0) throw new Error(`non-2xx or errors in: ${failed.map((r) => `${r.variant} ${JSON.stringify(r.statusCodes)}`).join('; ')}`);
 }
