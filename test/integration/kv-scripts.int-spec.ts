@@ -222,6 +222,17 @@ describe.each([
       ]);
     });
 
+    it('limits a paid call over the cap without charging it, and still answers its balance', async () => {
+      // The first call of the account is already over the cap: the full script seeds the balance but takes nothing.
+      expect(await admit(sut, { requestId: req(1), seedMicro: '5000000', cap: 0 })).toEqual([AdmitStatus.RATE_LIMITED, 1, '5000000', 1, 0]);
+      expect(await admit(sut, { requestId: req(2), cap: 2 })).toEqual([AdmitStatus.ADMITTED, 2, '4000000', 1, 0]);
+      // The fast script's answer over the cap: the live balance, as the 429's X-Credits-Remaining.
+      expect(await admit(sut, { requestId: req(3), cap: 2 })).toEqual([AdmitStatus.RATE_LIMITED, 3, '4000000', 1, 0]);
+      expect(await admitFull(sut, { requestId: req(4), cap: 2 })).toEqual([AdmitStatus.RATE_LIMITED, 4, '4000000', 1, 0]);
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '4000000', epoch: '1', period: '0' });
+      expect((await outbox(sut)).map((f) => f[2])).toEqual([req(2)]);
+    });
+
     it('counts each minute in its own window', async () => {
       await admit(sut, { requestId: req(1), cap: 1, metered: false });
 
@@ -404,9 +415,13 @@ describe.each([
       const fast = (epoch: number, period: number, change = '-1000000') =>
         sut.run(ADMIT_FAST_SCRIPT, [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)], [T0, 100, change, balanceField(epoch, period), 'charge|x|']);
 
+      const overCap = (epoch: number, period: number) =>
+        sut.run(ADMIT_FAST_SCRIPT, [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)], [T0, 0, '-1000000', balanceField(epoch, period), 'charge|x|']);
       for (const [epoch, period] of [[2, 0], [1, 1], [0, 0]]) {
         expect(await fast(epoch, period)).toEqual([3, 0, '']);
         expect(await fast(epoch, period, '0')).toEqual([3, 0, '']);
+        // Over the cap too: the balance a 429 tells must be the caller's current one.
+        expect(await overCap(epoch, period)).toEqual([3, 0, '']);
       }
 
       // The window's count was taken back (the full script counts the call), the balance field of the

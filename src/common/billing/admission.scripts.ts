@@ -47,7 +47,7 @@ export function liveBalanceLocal(data: MemoryData, credits: string): number | nu
  * The whole per-request admission in one round trip (admitBatch's slow path; see ADMIT_FAST_SCRIPT):
  * count the call in the key's fixed window, and for metered accounts bring the live balance up to date
  * (operator re-seed, monthly reset), take the call's cost and append its charge to the ledger outbox at
- * once. A call that then fails is voided by REFUND, which gives the credits back and appends a void the
+ * once. A call over the cap takes nothing but still answers the balance, for the 429's headers. A call that then fails is voided by REFUND, which gives the credits back and appends a void the
  * ledger flusher cancels the charge with; a call whose process dies mid-way stays charged (it was
  * admitted and most likely answered).
  * Usage meters are counted in memory and added in batches (UsageMeterService, ADD_USAGE_SCRIPT).
@@ -60,8 +60,9 @@ export const ADMIT_SCRIPT: KvScript<AdmitReply> = {
   lua: `${LUA_HELPERS}
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ${WINDOW_KEY_TTL_MS}) end
-if count > tonumber(ARGV[1]) then return {0, count, '-1', 0, 0} end
+local limited = count > tonumber(ARGV[1])
 local cost = tonumber(ARGV[2])
+if limited and cost < 0 then return {0, count, '-1', 0, 0} end
 local balance, heldEpoch, period = '-1', 0, 0
 if cost >= 0 then
   local epoch = tonumber(ARGV[4])
@@ -94,6 +95,8 @@ if cost >= 0 then
     bal = quota
     period = current
   end
+  -- Over the cap: nothing is taken, but a paid caller still learns its balance (X-Credits-Remaining).
+  if limited then return {0, count, int(bal), heldEpoch, period} end
   if bal < cost then return {2, count, int(bal), heldEpoch, period} end
   if cost > 0 then
     bal = redis.call('HINCRBY', KEYS[2], field(int(heldEpoch), int(period)), -cost) - OFFSET
@@ -109,8 +112,9 @@ return {1, count, balance, heldEpoch, period}
     const [cap, costArg, seedBal, epochArg, seedPeriod, currentPeriod, quota, requestId, accountId, endpoint, nowMs] = argv;
     const count = data.incrBy(window, 1);
     if (count === 1) data.pexpire(window, WINDOW_KEY_TTL_MS);
-    if (count > Number(cap)) return [AdmitStatus.RATE_LIMITED, count, '-1', 0, 0];
+    const limited = count > Number(cap);
     const cost = Number(costArg);
+    if (limited && cost < 0) return [AdmitStatus.RATE_LIMITED, count, '-1', 0, 0];
     let balance = '-1';
     let heldEpoch = 0;
     let period = 0;
@@ -146,6 +150,7 @@ return {1, count, balance, heldEpoch, period}
         bal = Number(quota);
         period = current;
       }
+      if (limited) return [AdmitStatus.RATE_LIMITED, count, String(bal), heldEpoch, period];
       if (bal < cost) return [AdmitStatus.INSUFFICIENT_CREDITS, count, String(bal), heldEpoch, period];
       if (cost > 0) {
         bal = data.hincrBy(credits, balanceField(heldEpoch, period), -cost) - BALANCE_OFFSET;

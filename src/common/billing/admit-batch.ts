@@ -13,7 +13,8 @@ const FAST_REPLY = 3;
  * The common case of ADMIT_SCRIPT, for a whole batch of calls (the admissions of one event-loop turn)
  * in one script run: the live balance already belongs to the caller's epoch and period, so there is
  * nothing to seed or reset. Each call counts its window and charges the balance field of its caller's
- * epoch and period; when that field does not exist (first call, operator change, new month, a caller
+ * epoch and period (a call over the cap or on a free route only reads it: a paid caller's 429 tells its
+ * balance too); when that field does not exist (first call, operator change, new month, a caller
  * older than the stored epoch; see BALANCE_OFFSET) the call is undone, window included, and answered
  * NEEDS_FULL_ADMIT, and admitBatch runs the full script for it.
  * The calls are decided one after the other, exactly as separate scripts would be; the batch only shares
@@ -45,11 +46,17 @@ for i = 0, (#KEYS - 2) / ${FAST_KEYS} - 1 do
   end
   local status, count, bal = 1, redis.call('INCR', window), ''
   if count == 1 then redis.call('PEXPIRE', window, ${WINDOW_KEY_TTL_MS}) end
-  if count > cap then status = 0
-  elseif change == '0' then
+  if change == '' then
+    if count > cap then status = 0 end
+  elseif count > cap or change == '0' then
+    -- Nothing to take: a free route, or a call over the cap, which still tells a paid caller its balance.
     local stored = redis.call('HGET', credits, balField)
-    if stored then bal = int(tonumber(stored) - OFFSET) else status = ${NEEDS_FULL_ADMIT} end
-  elseif change ~= '' then
+    if not stored then status = ${NEEDS_FULL_ADMIT}
+    else
+      bal = int(tonumber(stored) - OFFSET)
+      if count > cap then status = 0 end
+    end
+  else
     local after = redis.call('HINCRBY', credits, balField, change)
     if after >= OFFSET then
       seq = (seq or tonumber(redis.call('GET', KEYS[1]) or '0')) + 1
@@ -80,11 +87,12 @@ return reply
       const [cap, change, balField, head] = args.slice(FAST_ARGS * i, FAST_ARGS * (i + 1));
       const cost = -Number(change);
       const decide = (count: number): [number, number, string] => {
-        if (count > Number(cap)) return [AdmitStatus.RATE_LIMITED, count, ''];
-        if (change === '') return [AdmitStatus.ADMITTED, count, ''];
-        if (change === '0') {
+        const limited = count > Number(cap);
+        if (change === '') return [limited ? AdmitStatus.RATE_LIMITED : AdmitStatus.ADMITTED, count, ''];
+        if (limited || change === '0') {
           const stored = data.hget(credits, balField);
-          return stored === null ? [NEEDS_FULL_ADMIT, 0, ''] : [AdmitStatus.ADMITTED, count, String(Number(stored) - BALANCE_OFFSET)];
+          if (stored === null) return [NEEDS_FULL_ADMIT, 0, ''];
+          return [limited ? AdmitStatus.RATE_LIMITED : AdmitStatus.ADMITTED, count, String(Number(stored) - BALANCE_OFFSET)];
         }
         const after = data.hincrBy(credits, balField, -cost);
         if (after >= BALANCE_OFFSET) {
@@ -148,7 +156,7 @@ export async function admitBatch(kv: KvStore, calls: readonly AdmitCall[]): Prom
       const count = Number(fast[FAST_REPLY * i + 1]);
       const p = call.params;
       if (status === NEEDS_FULL_ADMIT) return admitFull(kv, call);
-      if (p.costMicro < 0 || status === AdmitStatus.RATE_LIMITED) return [status, count, '-1', 0, 0];
+      if (p.costMicro < 0) return [status, count, '-1', 0, 0];
       return [status, count, String(fast[FAST_REPLY * i + 2]), p.epoch, p.period];
     }),
   );

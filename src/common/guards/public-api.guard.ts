@@ -7,7 +7,7 @@ import { microToCredits } from '../billing/credit-units';
 import { PublicRoute, publicRouteOf } from '../decorators/public-endpoint.decorator';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
-import { requestState } from '../http/request-state';
+import { rawRequest, requestState } from '../http/request-state';
 import { HEADER } from '../http/response-headers';
 import { RateLimitHeaders } from './rate-limit-headers';
 
@@ -65,6 +65,8 @@ export class PublicApiGuard implements CanActivate {
     if (result.status === AdmitStatus.INSUFFICIENT_CREDITS) {
       throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, `monthly credits exhausted; the next period starts at ${result.periodEndsAt.toISOString()}`);
     }
+    // After admission, like a query DTO's refusal: the call is refunded and its headers say so.
+    if (route.takesNoQuery) refuseAnyQuery(rawRequest(req).url ?? '');
     return true;
   }
 
@@ -75,8 +77,17 @@ export class PublicApiGuard implements CanActivate {
     if (adapter.isHeadersSent(res)) return;
     this.rateLimitHeaders.set(adapter, res, result, nowMs);
     const balance = result.admission.balanceMicro;
-    if (result.status !== AdmitStatus.RATE_LIMITED && balance !== null) adapter.setHeader(res, HEADER.creditsRemaining, microToCredits(balance));
+    // Paid tiers learn their balance on every answer after auth, a 429 included.
+    if (balance !== null) adapter.setHeader(res, HEADER.creditsRemaining, microToCredits(balance));
     // Free callers are never metered: their calls cost 0.
     if (result.status === AdmitStatus.ADMITTED) adapter.setHeader(res, HEADER.creditsCost, result.admission.costMicro === 0 ? '0' : route.costText);
   }
+}
+
+/** For a route that takes no query parameters: the first one given is unknown, named as a DTO would name it. */
+function refuseAnyQuery(url: string): void {
+  const start = url.indexOf('?');
+  if (start < 0) return;
+  const first = new URLSearchParams(url.slice(start + 1)).keys().next();
+  if (!first.done) throw AppError.validation(first.value || 'query', 'is not a known parameter (this endpoint takes none)');
 }
