@@ -91,6 +91,24 @@ describe('Public API pipeline', () => {
       }
     });
 
+    it('refuses any query parameter on a route that takes none, unbilled, naming it', async () => {
+      const { key } = await makeAccount(t, { tier: 'pro' });
+      for (const [path, field] of [
+        ['/account/credits?bogus=1', 'bogus'],
+        ['/account?limt=5&page=2', 'limt'],
+        ['/usage?period=previous', 'period'],
+      ]) {
+        const res = await get(t, path, key);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ code: 'VALIDATION_ERROR', msg: `${field}: is not a known parameter (this endpoint takes none)`, data: null });
+        expect(res.headers['x-credits-cost']).toBe('0');
+        expect(res.headers['x-credits-remaining']).toBe('10000000');
+        expect(res.headers['x-ratelimit-limit']).toBe('200');
+      }
+      // An empty query is no parameter.
+      expect((await get(t, '/account/credits?', key)).status).toBe(200);
+    });
+
     it('answers unknown routes with 404 NOT_FOUND in the envelope', async () => {
       const res = await request(t.server as never).get('/api/public/v1/nope');
       expect(res.status).toBe(404);
@@ -124,7 +142,19 @@ describe('Public API pipeline', () => {
         expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(60);
         expect(res.headers['x-ratelimit-remaining']).toBe('0');
         expect(res.headers['x-credits-cost']).toBe('0');
+        // A paid caller learns its balance on a 429 too (/usage is free: nothing was taken).
+        expect(res.headers['x-credits-remaining']).toBe('10000000');
       }
+    });
+
+    it('tells a Free caller no balance on a 429 either', async () => {
+      const { key } = await makeAccount(t, { tier: 'free' });
+      await waitForFreshWindow();
+      const responses = await Promise.all(Array.from({ length: 61 }, () => get(t, '/usage', key)));
+      const limited = responses.filter((r) => r.status === 429);
+      expect(limited).toHaveLength(1);
+      expect(limited[0].headers['x-credits-cost']).toBe('0');
+      expect(limited[0].headers['x-credits-remaining']).toBeUndefined();
     });
 
     it('does not bill rate-limited calls', async () => {
@@ -134,6 +164,7 @@ describe('Public API pipeline', () => {
       expect(responses.filter((r) => r.status === 200)).toHaveLength(200);
       const last = await get(t, '/usage', key);
       expect(last.status).toBe(429);
+      expect(last.headers['x-credits-remaining']).toBe('9999800');
       const balances = responses.filter((r) => r.status === 200).map((r) => Number(r.body.data.balance));
       expect(Math.min(...balances)).toBe(10_000_000 - 200);
     });

@@ -13,6 +13,8 @@ export const API_KEY_SECURITY = 'api-key';
 export const Endpoint = Reflector.createDecorator<EndpointName>();
 /** Class metadata: every route of this controller is behind the API-key pipeline. */
 export const PublicApi = Reflector.createDecorator<boolean>();
+/** Route metadata: the route takes no query parameters at all (it has no query DTO to reject unknown ones). */
+export const TakesNoQuery = Reflector.createDecorator<boolean>();
 
 /** What the pipeline needs of a public route; null for routes outside the public API. */
 export interface PublicRoute {
@@ -20,6 +22,8 @@ export interface PublicRoute {
   cost: number;
   /** The cost as the X-Credits-Cost header says it. */
   costText: string;
+  /** Any query parameter is unknown (the pipeline answers it 400, as a query DTO would). */
+  takesNoQuery: boolean;
 }
 
 const publicRoutes = new WeakMap<object, PublicRoute | null>();
@@ -38,7 +42,7 @@ export function publicRouteOf(reflector: Reflector, context: ExecutionContext): 
       const endpoint = reflector.get(Endpoint, handler);
       if (!endpoint) throw new Error(`public route ${context.getClass().name}.${handler.name} has no @PublicEndpoint`);
       const cost = creditCostOf(endpoint);
-      route = { endpoint, cost, costText: String(cost) };
+      route = { endpoint, cost, costText: String(cost), takesNoQuery: reflector.get(TakesNoQuery, handler) === true };
     }
     publicRoutes.set(handler, route);
   }
@@ -71,20 +75,20 @@ export function PublicApiController(path: string, tag: string) {
 
 /**
  * One public route: its credit-table entry (so its cost), and the Swagger text that states that cost.
- * `@PublicEndpoint('hl.perp.holders', 'Perp holders of a coin')`
+ * `@PublicEndpoint('hl.perp.holders', 'Perp holders of a coin')`; a route without parameters says
+ * `{ query: false }`, and then any query parameter is refused as unknown, as a query DTO refuses one it
+ * does not declare (a typo such as `limt=5` must not pass unnoticed).
  */
-export function PublicEndpoint(name: EndpointName, summary: string, options: { validates?: boolean } = {}) {
+export function PublicEndpoint(name: EndpointName, summary: string, options: { query?: false } = {}) {
   const cost = CREDIT_COSTS[name];
-  const decorators = [
+  return applyDecorators(
     Endpoint(name),
+    TakesNoQuery(options.query === false),
     ApiOperation({
       operationId: name,
       summary,
       description: `**Cost:** ${cost} credit${cost === 1 ? '' : 's'} per successful call (paid tiers; Free is not metered). Endpoint name in /usage: \`${name}\`.`,
     }),
-  ];
-  if (options.validates !== false) {
-    decorators.push(errorResponse(400, [ErrorCode.VALIDATION_ERROR], 'Invalid parameter; msg names the field'));
-  }
-  return applyDecorators(...decorators);
+    errorResponse(400, [ErrorCode.VALIDATION_ERROR], options.query === false ? 'A query parameter was given; this endpoint takes none (msg names it)' : 'Invalid parameter; msg names the field'),
+  );
 }

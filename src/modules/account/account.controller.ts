@@ -12,28 +12,28 @@ export class AccountController {
   constructor(private readonly account: AccountService) {}
 
   @Get()
-  @PublicEndpoint('account.summary', 'Account summary of the key holder', { validates: false })
+  @PublicEndpoint('account.summary', 'Account summary of the key holder', { query: false })
   @ApiEnvelope(AccountSummaryDto)
   getSummary(@CurrentCaller() ctx: CallerContext) {
     return this.account.getSummary(ctx);
   }
 
   @Get('vip')
-  @PublicEndpoint('account.vip', 'VIP subscription', { validates: false })
+  @PublicEndpoint('account.vip', 'VIP subscription', { query: false })
   @ApiEnvelope(VipSubscriptionDto)
   getVip(@CurrentCaller() ctx: CallerContext) {
     return this.account.getVip(ctx);
   }
 
   @Get('vip/entitlements')
-  @PublicEndpoint('account.vip.entitlements', 'Entitlements of the current tier', { validates: false })
+  @PublicEndpoint('account.vip.entitlements', 'Entitlements of the current tier', { query: false })
   @ApiEnvelope(VipEntitlementsDto)
   getEntitlements(@CurrentCaller() ctx: CallerContext) {
     return this.account.getEntitlements(ctx);
   }
 
   @Get('credits')
-  @PublicEndpoint('account.credits', 'Live credit balance', { validates: false })
+  @PublicEndpoint('account.credits', 'Live credit balance', { query: false })
   @ApiEnvelope(CreditBalanceDto)
   getCredits(@CurrentCaller() ctx: CallerContext) {
     return this.account.getCredits(ctx);

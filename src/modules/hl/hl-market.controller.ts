@@ -15,7 +15,7 @@ export class HlMarketController {
   constructor(private readonly market: HlMarketService) {}
 
   @Get('prices/mids')
-  @PublicEndpoint('hl.prices.mids', 'Mid prices of every listed coin', { validates: false })
+  @PublicEndpoint('hl.prices.mids', 'Mid prices of every listed coin', { query: false })
   @ApiEnvelope(MidsDto, { description: 'Read from the mids poller\'s table; each replica caches the map for about 1 s. Empty before the first poll.' })
   @AnswersJsonText()
   getMids() {

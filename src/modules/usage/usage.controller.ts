@@ -10,7 +10,7 @@ export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
   @Get()
-  @PublicEndpoint('usage.list', 'Calls and credits per endpoint in the current period (not billed)', { validates: false })
+  @PublicEndpoint('usage.list', 'Calls and credits per endpoint in the current period (not billed)', { query: false })
   @ApiEnvelope(UsageItemDto, { isArray: true })
   list(@CurrentCaller() { caller }: CallerContext) {
     return this.usage.currentPeriod(caller);
