@@ -25,3 +25,37 @@ describe('loadAppConfig: redis', () => {
     });
   });
 });
+
+describe('loadAppConfig: validation at start-up', () => {
+  it.each(['ture', 'on', 'Y'])('refuses %s for a boolean setting rather than reading it as false', (text) => {
+    expect(() => loadAppConfig({ MIGRATIONS_RUN: text })).toThrow(/MIGRATIONS_RUN/);
+  });
+
+  it.each([
+    ['YES', true],
+    ['0', false],
+    ['no', false],
+  ])('reads %s as %s', (text, value) => {
+    expect(loadAppConfig({ MIGRATIONS_RUN: text }).database.migrationsRun).toBe(value);
+  });
+
+  it.each([
+    'postgres://user:secret@pg_primary:5432/db',
+    'postgresql:///db?host=/var/run/postgresql',
+    'postgresql://127.0.0.1/test',
+  ])('accepts the PostgreSQL URL %s', (url) => {
+    expect(loadAppConfig({ DATABASE_URL: url }).database.url).toBe(url);
+  });
+
+  it.each(['redis://redis_cache:6379', 'rediss://:pw@cache.internal:6380/2'])('accepts the Redis URL %s', (url) => {
+    expect(loadAppConfig({ REDIS_URL: url }).redis.url).toBe(url);
+  });
+
+  it.each([
+    ['DATABASE_URL', 'mysql://db/x'],
+    ['DATABASE_URL', 'not a url'],
+    ['REDIS_URL', 'http://cache:6379'],
+  ])('refuses %s=%s, naming the variable', (name, url) => {
+    expect(() => loadAppConfig({ [name]: url })).toThrow(new RegExp(name));
+  });
+});

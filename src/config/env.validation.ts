@@ -11,12 +11,37 @@ import {
   Min,
   MinLength,
   validateSync,
+  ValidateBy,
 } from 'class-validator';
 
+const BOOLEAN_TEXTS: Record<string, boolean> = { true: true, '1': true, yes: true, false: false, '0': false, no: false };
+// Anything else stays as it is, so @IsBoolean refuses it: MIGRATIONS_RUN=ture must stop the start, not skip migrations.
 const toBoolean = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : ['true', '1', 'yes'].includes(String(value).toLowerCase());
+  value === undefined || value === '' ? undefined : (BOOLEAN_TEXTS[String(value).toLowerCase()] ?? value);
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/**
+ * A connection URL with one of `schemes`, as node's URL parser (and so the pg and ioredis clients) reads
+ * it. Not @IsUrl: it refuses host names with '_' (Docker service names such as pg_primary) and
+ * PostgreSQL's socket form `postgresql:///db?host=/var/run/postgresql`.
+ */
+function IsConnectionUrl(schemes: string[]) {
+  const schemeOf = (value: string) => {
+    try {
+      return new URL(value).protocol.slice(0, -1);
+    } catch {
+      return '';
+    }
+  };
+  return ValidateBy({
+    name: 'isConnectionUrl',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && schemes.includes(schemeOf(value)),
+      defaultMessage: (args) => `${args?.property} must be a URL starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')}`,
+    },
+  });
+}
 
 /** Every environment variable the service reads; mirrors .env.example line by line. */
 export class EnvironmentVariables {
@@ -32,7 +57,7 @@ export class EnvironmentVariables {
   @IsOptional() @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false })
+  @Transform(emptyToUndefined) @IsOptional() @IsConnectionUrl(['postgres', 'postgresql'])
   DATABASE_URL?: string;
 
   @Transform(emptyToUndefined) @IsOptional() @IsString()
@@ -41,7 +66,7 @@ export class EnvironmentVariables {
   @Transform(toBoolean) @IsOptional() @IsBoolean()
   MIGRATIONS_RUN = true;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false })
+  @Transform(emptyToUndefined) @IsOptional() @IsConnectionUrl(['redis', 'rediss'])
   REDIS_URL?: string;
 
   // Off by default: ioredis runs one auto-pipeline at a time, so a batch of admissions waits for the one
