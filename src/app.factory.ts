@@ -2,10 +2,13 @@ import { INestApplication, LogLevel } from '@nestjs/common';
 import { AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { requestState } from './common/http/request-state';
 import { HEADER } from './common/http/response-headers';
+import { ErrorEnvelopeDto } from './common/dto/envelope.dto';
+import { ERROR_STATUS, ErrorCode } from './common/errors/error-code';
 import { AppConfig } from './config/app.config';
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -19,7 +22,7 @@ export async function createApp(config: AppConfig, options: { logger?: boolean }
   const module = AppModule.register(config);
   // Requests end within node's 300 s default, as on Express. No Nest middleware exists (the request id is
   // the hook below), so Fastify's @fastify/middie would only cost every request a pass through its runner.
-  const adapter: AbstractHttpAdapter = config.http.adapter === 'fastify' ? new FastifyAdapter({ trustProxy: true, requestTimeout: 300_000, skipMiddie: true }) : expressAdapter();
+  const adapter: AbstractHttpAdapter = config.http.adapter === 'fastify' ? fastifyAdapter() : expressAdapter();
   // Every request gets its id and X-Request-Id header before anything else runs (unknown routes and guard
   // failures included), in the hook each adapter runs first for every request. A Nest middleware would run
   // through @fastify/middie on Fastify, and a hook of Fastify's own would add a link to its hook chain, both
@@ -31,6 +34,26 @@ export async function createApp(config: AppConfig, options: { logger?: boolean }
   });
   const app = await NestFactory.create(module, adapter, { logger });
   return configureApp(app);
+}
+
+function fastifyAdapter(): FastifyAdapter {
+  return new FastifyAdapter({ trustProxy: true, requestTimeout: 300_000, skipMiddie: true, frameworkErrors: answerFrameworkError });
+}
+
+/**
+ * What Fastify refuses before routing (a path whose percent-encoding does not decode, a path parameter
+ * over its length limit) would otherwise leave as Fastify's own JSON, without the envelope or a request id:
+ * neither Nest nor the request hook sees it. Express has no such step (it answers those paths 404 in the
+ * envelope).
+ */
+function answerFrameworkError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+  const body: ErrorEnvelopeDto = { code: ErrorCode.VALIDATION_ERROR, msg: `path: ${error.message}`, data: null };
+  void reply
+    .code(ERROR_STATUS[ErrorCode.VALIDATION_ERROR])
+    .header(HEADER.requestId, requestState(request).requestId)
+    .header(HEADER.creditsCost, '0')
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(body));
 }
 
 /**

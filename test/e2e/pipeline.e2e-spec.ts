@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
 import { eventually, get, waitForFreshWindow } from '../support/http';
 import { resetDb } from '../support/reset-db';
-import { testConfig } from '../support/test-env';
+import { TEST_ADAPTER, testConfig } from '../support/test-env';
 
 describe('Public API pipeline', () => {
   let t: TestApp;
@@ -114,6 +114,15 @@ describe('Public API pipeline', () => {
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ code: 'NOT_FOUND', msg: expect.any(String), data: null });
       expect(res.headers['x-request-id']).toEqual(expect.any(String));
+    });
+
+    it('answers a path whose percent-encoding does not decode in the envelope, with a request id', async () => {
+      const res = await request(t.server as never).get('/api/public/v1/account%ZZ');
+      // Fastify refuses the path before routing (400); Express finds no route for it (404).
+      expect(res.status).toBe(TEST_ADAPTER === 'fastify' ? 400 : 404);
+      expect(res.body).toEqual({ code: TEST_ADAPTER === 'fastify' ? 'VALIDATION_ERROR' : 'NOT_FOUND', msg: expect.any(String), data: null });
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers['x-credits-cost']).toBe('0');
     });
 
     it('keeps Free callers unmetered: cost 0 and no balance header', async () => {
