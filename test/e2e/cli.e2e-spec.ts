@@ -36,10 +36,16 @@ function toRun(code: number | null, stdout: string, stderr: string): CliRun {
   return { code, stdout: lines, stderr, json };
 }
 
-/** The real command line: `node -r ts-node/register/transpile-only src/cli/main.ts ...` against the test servers. */
-function spawnCli(args: string[]): Promise<CliRun> {
+/**
+ * The real command line against the test servers: `node -r ts-node/register/transpile-only src/cli/main.ts ...`,
+ * or with `viaNpm` the documented `npm run cli -- ...` (npm's own banner must not reach stdout: .npmrc).
+ */
+function spawnCli(args: string[], { viaNpm = false } = {}): Promise<CliRun> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args], {
+    const [command, commandArgs] = viaNpm
+      ? ['npm', ['run', 'cli', '--', ...args]]
+      : [process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args]];
+    const child = spawn(command, commandArgs, {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, DEBUG: '' },
     });
@@ -93,6 +99,14 @@ describe('ops CLI', () => {
         ok: true,
         account: expect.objectContaining({ walletAddress: wallet.toLowerCase(), tier: 'pro', creditBalance: '10000000' }),
       });
+    }, SPAWN_TIMEOUT_MS);
+
+    it('prints only its JSON object on stdout when run as `npm run cli -- ...`', async () => {
+      const wallet = await createAccount();
+      const run = await spawnCli(['key:list', '--wallet', wallet, '--json'], { viaNpm: true });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toHaveLength(1);
+      expect(run.json).toEqual({ ok: true, walletAddress: wallet, keys: [] });
     }, SPAWN_TIMEOUT_MS);
 
     it('fails with a non-zero exit and a message for refusals and bad command lines', async () => {
