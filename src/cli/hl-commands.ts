@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { isAddress } from 'ethers';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { JobRegistry } from '../jobs/job-registry';
@@ -73,7 +74,7 @@ export const HL_COMMANDS: Record<string, CliCommand> = {
     options: ['address'],
     optional: ['tags'],
     async run(app, { address, tags }) {
-      const normalized = normalizeWallet(address);
+      const normalized = normalizeAddressOption(address);
       const tagList = (tags ?? '').split(',').map((t) => t.trim()).filter(Boolean);
       if (tagList.some((t) => !/^[A-Za-z0-9_.-]{1,32}$/.test(t))) {
         throw AppError.validation('tags', 'comma-separated tags of 1-32 letters, digits, _ . -');
@@ -83,6 +84,14 @@ export const HL_COMMANDS: Record<string, CliCommand> = {
     },
   },
 };
+
+/** normalizeWallet's rule, but an error names this command's own option (`address`, not `wallet`). */
+function normalizeAddressOption(address: string): string {
+  if (typeof address !== 'string' || !isAddress(address)) {
+    throw AppError.validation('address', 'must be a 42-character 0x-prefixed address');
+  }
+  return normalizeWallet(address);
+}
 
 /** Mean coverage across coins, for the one-line table. */
 function coverageSummary(coverage: Record<string, number> | null): string {

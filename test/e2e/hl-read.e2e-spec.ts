@@ -104,6 +104,17 @@ describe('Exchange-chain analytics reads (/hl)', () => {
       expect(res.headers['x-credits-cost']).toBe('0');
     });
 
+    // The catalogue of coins and outcomes exists before any snapshot, so a bad one is the caller's error.
+    it.each([
+      ['/hl/spot/holders?coin=FOO', 'coin'],
+      ['/hl/perp/holders?coin=FOO', 'coin'],
+      ['/hl/perp/liquidation-map?coin=FOO', 'coin'],
+      ['/hl/hip3/smart-trader?coin=BTC', 'coin'],
+      ['/hl/hip4/smart-trader?outcomeId=7', 'outcomeId'],
+    ])('answers %s with 400 naming %s, not 502', async (path, field) => {
+      await expectInvalid(path, field, /unknown/);
+    });
+
     it('serves the mids, which need no snapshot', async () => {
       const data = await ok('/hl/prices/mids');
       expect(Object.keys(data.mids).sort()).toEqual(Object.keys(SEED_MIDS).sort());
@@ -210,6 +221,17 @@ describe('Exchange-chain analytics reads (/hl)', () => {
         expect(viaCursor.items).toEqual(second.items);
         expect(viaCursor.page).toBe(2);
         expect(viaCursor.nextCursor).toBe(second.nextCursor);
+      });
+
+      it('does not validate page when a cursor is given, but still validates limit', async () => {
+        const first = await ok('/hl/perp/holders?coin=BTC&limit=50');
+        const cursor = encodeURIComponent(first.nextCursor);
+        const second = await ok(`/hl/perp/holders?coin=BTC&limit=50&cursor=${cursor}`);
+        for (const page of ['0', '-1', 'abc']) {
+          expect(await ok(`/hl/perp/holders?coin=BTC&limit=50&page=${page}&cursor=${cursor}`)).toEqual(second);
+        }
+        await expectInvalid(`/hl/perp/holders?coin=BTC&limit=501&page=0&cursor=${cursor}`, 'limit');
+        await expectInvalid('/hl/perp/holders?coin=BTC&limit=50&page=0', 'page');
       });
 
       it('refuses tampered, hand-made and mismatched cursors', async () => {
@@ -448,6 +470,12 @@ describe('Exchange-chain analytics reads (/hl)', () => {
         ['page=101&limit=100', 'page'],
       ])('rejects ?%s naming %s', async (query, field) => {
         await expectInvalid(`/hl/leaderboard?${query}`, field);
+      });
+
+      it('does not validate page when a cursor is given', async () => {
+        const { nextCursor } = await ok('/hl/leaderboard?limit=100');
+        const viaCursor = await ok(`/hl/leaderboard?limit=100&page=0&cursor=${encodeURIComponent(nextCursor)}`);
+        expect(viaCursor).toEqual(await ok(`/hl/leaderboard?limit=100&page=2`));
       });
 
       it('refuses a cursor minted for another sort', async () => {

@@ -98,6 +98,26 @@ describe('CursorPageQuery', () => {
     expect((await parse(sut, {})).dto.limit).toBe(100);
   });
 
+  it.each(['0', '-1', 'abc', '1.5'])('ignores page %j when a cursor is given, without validating it', async (page) => {
+    expect((await parse(sut, { page, cursor: 'abc.def' })).failed).toEqual([]);
+  });
+
+  it.each(['0', 'abc'])('still rejects page %j naming page when no cursor is given', async (page) => {
+    expect((await parse(sut, { page })).failed).toEqual(['page']);
+  });
+
+  it('applies the limit bounds with a cursor too', async () => {
+    expect((await parse(sut, { page: '0', cursor: 'abc.def', limit: '5' })).failed).toEqual(['limit']);
+  });
+
+  it('mentions cursors in the page and limit docs only where a cursor exists', () => {
+    const doc = (cls: object, field: string) => Reflect.getMetadata(API_MODEL_PROPERTIES, (cls as { prototype: object }).prototype, field);
+    expect(doc(sut, 'page').description).toMatch(/ignored .*when a cursor is given/);
+    expect(doc(sut, 'limit')).toMatchObject({ minimum: 10, maximum: 1000, default: 100, description: expect.stringMatching(/following cursors/) });
+    expect(doc(HoldersQueryDto, 'page').description).not.toMatch(/cursor/);
+    expect(doc(HoldersQueryDto, 'limit').description).not.toMatch(/cursor/);
+  });
+
   it('documents the cursor for Swagger', () => {
     const cursor = Reflect.getMetadata(API_MODEL_PROPERTIES, sut.prototype, 'cursor');
     expect(cursor).toMatchObject({ required: false, type: 'string', maxLength: 1024 });

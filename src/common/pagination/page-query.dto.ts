@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { CURSOR_MAX_LENGTH } from './cursor-codec';
 import { OFFSET_ROW_CAP } from './offset-cap';
 
@@ -21,7 +21,7 @@ export abstract class PageQueryDto {
     type: 'integer',
     minimum: 1,
     default: 1,
-    description: `1-based page number; ignored when a cursor is given. (page - 1) × limit must stay below ${OFFSET_ROW_CAP}.`,
+    description: `1-based page number. (page - 1) × limit must stay below ${OFFSET_ROW_CAP}.`,
   })
   @IsOptional() @Type(() => Number) @IsInt() @Min(1)
   page: number = 1;
@@ -51,7 +51,7 @@ export function PageQuery(options: PageQueryOptions): PageQueryClass {
       minimum: minLimit,
       maximum: maxLimit,
       default: defaultLimit,
-      description: `Page size (${minLimit}-${maxLimit}, default ${defaultLimit}); keep it unchanged while following cursors.`,
+      description: `Page size (${minLimit}-${maxLimit}, default ${defaultLimit}).`,
     })
     @IsOptional() @Type(() => Number) @IsInt() @Min(minLimit) @Max(maxLimit)
     override limit: number = defaultLimit;
@@ -61,7 +61,25 @@ export function PageQuery(options: PageQueryOptions): PageQueryClass {
 
 /** Same as PageQuery plus the optional opaque `cursor` (its content is checked by CursorCodec.decode). */
 export function CursorPageQuery(options: PageQueryOptions): CursorPageQueryClass {
+  const { defaultLimit, maxLimit, minLimit } = checkOptions(options);
+
   class BoundedCursorPageQueryDto extends PageQuery(options) implements CursorPageQueryDto {
+    // Cursor rule 3: with a cursor, page is ignored, so it is not validated either (page=0 beside a cursor is no error).
+    // Every validator is restated: class-validator drops a parent's validators of each kind a subclass declares.
+    @ApiPropertyOptional({
+      type: 'integer',
+      minimum: 1,
+      default: 1,
+      description: `1-based page number; ignored (not even validated) when a cursor is given. Without one, (page - 1) × limit must stay below ${OFFSET_ROW_CAP}.`,
+    })
+    @ValidateIf((query: CursorPageQueryDto) => query.cursor === undefined)
+    @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+    override page: number = 1;
+
+    // Only the description changes: the bounds and validators are PageQuery's.
+    @ApiPropertyOptional({ description: `Page size (${minLimit}-${maxLimit}, default ${defaultLimit}); keep it unchanged while following cursors.` })
+    override limit: number = defaultLimit;
+
     @ApiPropertyOptional({
       type: 'string',
       maxLength: CURSOR_MAX_LENGTH,

@@ -74,8 +74,9 @@ export class HlHoldersService {
 
   private async readSpotHolders(query: SpotHoldersQueryDto): Promise<JsonText> {
     const catalog = await this.catalog.get();
-    const snapshot = catalog.requireSnapshot('market');
+    // The coin list exists before the first snapshot: an unknown coin is the caller's error either way.
     const coin = catalog.spot.resolve(query.coin);
+    const snapshot = catalog.requireSnapshot('market');
     const head = { market: 'spot' as const, coin };
     const updatedAt = snapshot.snapshotTime.toISOString();
 
@@ -98,8 +99,9 @@ export class HlHoldersService {
 
   private async readPerpHolders(query: PerpHoldersQueryDto): Promise<JsonText> {
     const catalog = await this.catalog.get();
-    const snapshot = catalog.requireSnapshot('market');
+    // The coin list exists before the first snapshot: an unknown coin is the caller's error either way.
     const coin = catalog.perp.resolve(query.coin);
+    const snapshot = catalog.requireSnapshot('market');
     const head = { market: 'perp' as const, coin };
     const updatedAt = snapshot.snapshotTime.toISOString();
 

@@ -48,8 +48,9 @@ export class HlMarketService {
 
   async getLiquidationMap(query: LiquidationMapQueryDto): Promise<LiquidationMapDto> {
     const catalog = await this.catalog.get();
-    const snapshot = catalog.requireSnapshot('market');
+    // The coin list exists before the first snapshot: an unknown coin is the caller's error either way.
     const coin = catalog.perp.resolve(query.coin);
+    const snapshot = catalog.requireSnapshot('market');
     return this.heatmaps.get(snapshot.id, coin, async () => {
       // The snapshot's own mark keeps the heatmap consistent with the positions it bins.
       const markPx = (await this.catalog.snapshotCoin(snapshot.id, 'perp', coin))?.markPx ?? catalog.markPx('perp', coin);

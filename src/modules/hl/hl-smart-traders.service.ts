@@ -21,8 +21,9 @@ export class HlSmartTradersService {
   async getHip3(query: Hip3SmartTraderQueryDto): Promise<Hip3SmartTradersDto> {
     assertWithinOffsetCap(query.page, query.limit);
     const catalog = await this.catalog.get();
-    const snapshot = catalog.requireSnapshot('market');
+    // The coin list exists before the first snapshot: an unknown coin is the caller's error either way.
     const coin = catalog.hip3.resolve(query.coin);
+    const snapshot = catalog.requireSnapshot('market');
     const markPx = (await this.catalog.snapshotCoin(snapshot.id, 'perp', coin))?.markPx ?? catalog.markPx('perp', coin);
     const page = await this.page({ snapshotId: snapshot.id, market: 'hip3', coin, address: query.address?.toLowerCase() }, query, toHip3Trader);
     return {
@@ -36,8 +37,9 @@ export class HlSmartTradersService {
   async getHip4(query: Hip4SmartTraderQueryDto): Promise<Hip4SmartTradersDto> {
     assertWithinOffsetCap(query.page, query.limit);
     const catalog = await this.catalog.get();
-    const snapshot = catalog.requireSnapshot('market');
+    // Outcomes are listed before the first snapshot: an unknown one is the caller's error either way.
     const outcome = catalog.outcome(Number(query.outcomeId));
+    const snapshot = catalog.requireSnapshot('market');
     const outcomeId = String(outcome.outcomeId);
     const page = await this.page({ snapshotId: snapshot.id, market: 'hip4', coin: outcomeId, address: query.address?.toLowerCase() }, query, toHip4Trader);
     return {

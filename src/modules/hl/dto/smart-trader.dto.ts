@@ -19,7 +19,7 @@ export class Hip4TraderDto {
   @ApiProperty({ example: '320', description: 'PnL of the open position at the snapshot, USD' })
   unrealizedPnl: string;
 
-  @ApiProperty({ example: '1820.25', description: 'realizedPnl + unrealizedPnl, USD' })
+  @ApiProperty({ example: '1784.15', description: 'realizedPnl + unrealizedPnl − fees paid (totalFeeUsd on HIP-3), USD' })
   pnl: string;
 
   @ApiProperty({ example: '1.52', description: 'PnL in percent, as computed by the snapshot job' })

@@ -1,5 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
+/** The smart set of the trending SQL (snapshot/trending.sql.ts), not only the `smart` tag. */
+const SMART_MONEY = 'in the period that are smart money: tagged `smart`, or in the top 500 by all-time PnL of the current leaderboard';
+
 export class TrendingItemDto {
   @ApiProperty({ example: 'HYPE' })
   coin: string;
@@ -16,10 +19,10 @@ export class TrendingItemDto {
   @ApiProperty({ type: 'integer', example: 98, description: 'Distinct selling addresses in the period' })
   sellAddresses: number;
 
-  @ApiProperty({ type: 'integer', example: 7, description: 'Buying addresses tagged as smart money' })
+  @ApiProperty({ type: 'integer', example: 7, description: `Buying addresses ${SMART_MONEY}` })
   smartBuy: number;
 
-  @ApiProperty({ type: 'integer', example: 3, description: 'Selling addresses tagged as smart money' })
+  @ApiProperty({ type: 'integer', example: 3, description: `Selling addresses ${SMART_MONEY}` })
   smartSell: number;
 
   @ApiProperty({ example: '15000.5', description: 'Change of the buy-side amount over the period (decimal string)' })
