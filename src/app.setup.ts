@@ -27,8 +27,8 @@ function setupSwagger(app: INestApplication): void {
       .setTitle('Market Data & Analytics API')
       .setDescription(
         [
-          'Public Data API under `/api/public/v1` (API key in `x-api-key`, per-key rate limit, credits on paid tiers) ',
-          'and the wallet-session backend API under `/api/v1`. Every response is the envelope `{code, msg, data}`; ',
+          'Public Data API under `/api/public/v1` (API key in `x-api-key`, per-key rate limit, credits on paid tiers). ',
+          'The wallet-session backend API of the contract (`/api/v1`) is not built yet. Every response is the envelope `{code, msg, data}`; ',
           'errors carry a contract code, `data: null`, and a `msg` that names the offending field. ',
           'Decisions where the contract is silent are listed in docs/decisions.md.',
         ].join(''),

@@ -39,7 +39,14 @@ describe('OpenAPI document', () => {
       expect(op.security).toEqual([{ 'api-key': [] }]);
       expect(op.responses['200'].content?.['application/json']?.schema?.allOf).toBeDefined();
       expect(op.responses['200'].headers).toHaveProperty('X-RateLimit-Remaining');
-      for (const status of ['401', '403', '429', '500']) expect(op.responses).toHaveProperty(status);
+      expect(op.responses['200'].headers).toHaveProperty('RateLimit-Policy');
+      expect(op.responses['200'].headers).toHaveProperty('RateLimit');
+      for (const status of ['400', '401', '403', '429', '500']) expect(op.responses).toHaveProperty(status);
+      // Errors after key auth carry the pipeline's headers too; a 429 says when to come back.
+      expect(op.responses['429'].headers).toHaveProperty('Retry-After');
+      expect(op.responses['429'].headers).toHaveProperty('RateLimit');
+      expect(op.responses['403'].headers).toHaveProperty('X-Credits-Remaining');
+      expect(Object.keys(op.responses['401'].headers ?? {}).sort()).toEqual(['X-Credits-Cost', 'X-Request-Id']);
     }
   });
 

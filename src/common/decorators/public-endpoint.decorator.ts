@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CREDIT_COSTS, creditCostOf, EndpointName } from '../billing/credit-costs';
 import { ErrorEnvelopeDto } from '../dto/envelope.dto';
+import { errorResponseHeaders } from './api-envelope.decorator';
 import { ErrorCode } from '../errors/error-code';
 import { Enveloped } from './enveloped.decorator';
 
@@ -54,6 +55,7 @@ function errorResponse(status: number, codes: ErrorCode[], description: string) 
     status,
     description: `${description} (code: ${codes.join(' | ')})`,
     schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
+    headers: errorResponseHeaders(status),
   });
 }
 
