@@ -7,7 +7,8 @@ import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { parseUsageHash } from './usage-meter';
 import { UsageRepository } from './usage.repository';
 
-const MEMBERS_PER_RUN = 500;
+// Meters copied per round of a run; a run takes rounds until no meter is left dirty.
+const MEMBERS_PER_ROUND = 500;
 
 /** Copies the usage meters touched since the last run from the KV store into usage_counters. */
 @Injectable()
@@ -40,21 +41,32 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
     await this.sync();
   }
 
+  /**
+   * Copies every meter marked dirty, however many accounts were called since the last run (one round of
+   * MEMBERS_PER_ROUND would leave a growing backlog once more accounts than that are active per interval).
+   */
   async sync(): Promise<void> {
-    const members = await this.kv.spop(BillingKeys.usageDirty, MEMBERS_PER_RUN).catch(() => []);
-    if (members.length === 0) return;
+    for (;;) {
+      const members = await this.kv.spop(BillingKeys.usageDirty, MEMBERS_PER_ROUND).catch(() => []);
+      if (members.length === 0 || !(await this.copy(members)) || members.length < MEMBERS_PER_ROUND) return;
+    }
+  }
+
+  /** One round: the meters' hashes read together (one round trip, not one per meter), then one upsert. */
+  private async copy(members: string[]): Promise<boolean> {
     try {
-      const counts = [];
-      for (const member of members) {
+      const meters = members.map((member) => {
         const [accountId, period] = member.split(':');
-        const hash = await this.kv.hgetall(BillingKeys.usage(accountId, Number(period)));
-        counts.push(...parseUsageHash(accountId, Number(period), hash));
-      }
-      await this.usage.upsert(counts);
+        return { accountId, period: Number(period) };
+      });
+      const hashes = await Promise.all(meters.map(({ accountId, period }) => this.kv.hgetall(BillingKeys.usage(accountId, period))));
+      await this.usage.upsert(meters.flatMap(({ accountId, period }, i) => parseUsageHash(accountId, period, hashes[i])));
+      return true;
     } catch (error) {
       this.logger.error(`usage sync failed: ${(error as Error).message}`);
       // Put the members back so the next run retries them.
       await this.kv.sadd(BillingKeys.usageDirty, ...members).catch(() => undefined);
+      return false;
     }
   }
 }
