@@ -132,6 +132,32 @@ describe(fetchJson.name, () => {
     expect(server.attempts()).toBe(1);
   });
 
+  it('awaits beforeAttempt before every attempt, retries included', async () => {
+    server = await startServer((_req, res, attempt) => (attempt <= 2 ? json(res, 503, null) : json(res, 200, { ok: true })));
+    const calls: Array<{ attempt: number; requestsSoFar: number }> = [];
+    const { attempts } = server;
+    const beforeAttempt = async (attempt: number) => void calls.push({ attempt, requestsSoFar: attempts() });
+
+    await expect(fetchJson({ ...base(server.url), beforeAttempt })).resolves.toEqual({ ok: true });
+
+    expect(calls).toEqual([
+      { attempt: 1, requestsSoFar: 0 },
+      { attempt: 2, requestsSoFar: 1 },
+      { attempt: 3, requestsSoFar: 2 },
+    ]);
+  });
+
+  it('ends the call with what beforeAttempt throws, sending nothing more', async () => {
+    server = await startServer((_req, res) => json(res, 503, null));
+    const refused = new UpstreamError({ provider: 'test', kind: 'budget', message: 'no weight left' });
+    const beforeAttempt = async (attempt: number) => {
+      if (attempt === 2) throw refused;
+    };
+
+    await expect(fetchJson({ ...base(server.url), beforeAttempt })).rejects.toBe(refused);
+    expect(server.attempts()).toBe(1);
+  });
+
   it('stops when the caller aborts', async () => {
     server = await startServer(() => undefined);
     const controller = new AbortController();

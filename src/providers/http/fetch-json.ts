@@ -26,6 +26,11 @@ export interface FetchJsonOptions {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   onRetry?: (info: { attempt: number; delayMs: number; error: UpstreamError }) => void;
+  /**
+   * Awaited before every attempt, the first and each retry (e.g. to spend a rate budget, since each
+   * attempt costs the upstream the same); whatever it throws ends the call as it is.
+   */
+  beforeAttempt?: (attempt: number) => Promise<void>;
 }
 
 type Attempt = { ok: true; value: unknown } | { ok: false; error: UpstreamError; retryAfterMs?: number };
@@ -40,6 +45,7 @@ const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
 export async function fetchJson(options: FetchJsonOptions): Promise<unknown> {
   const sleep = options.sleep ?? defaultSleep;
   for (let attempt = 1; ; attempt++) {
+    await options.beforeAttempt?.(attempt);
     const result = await attemptOnce(options);
     if (result.ok) return result.value;
     const { error } = result;

@@ -14,7 +14,7 @@ import { hlFixtureText } from '../../../test/support/hl-fixtures';
 const fixtureText = hlFixtureText;
 const USER = '0x5e9ee1089755c3435139848e47e6635505d5a13a';
 
-type Reply = { status?: number; body: string };
+type Reply = { status?: number; body: string; headers?: Record<string, string> };
 
 /** Answers /info by request type and the stats documents by path, from the recorded fixtures. */
 function defaultReply(method: string, url: string, body: Record<string, unknown>): Reply {
@@ -44,6 +44,8 @@ describe(HyperliquidInfoClient.name, () => {
   let baseUrl: string;
   let requests: { method: string; url: string; body: Record<string, unknown> }[];
   let override: Reply | undefined;
+  /** Replies given once each, before `override` and the fixtures. */
+  let queued: Reply[];
   let kv: MemoryKvStore;
   let sut: HyperliquidInfoClient;
   let warn: jest.SpyInstance;
@@ -55,8 +57,8 @@ describe(HyperliquidInfoClient.name, () => {
       req.on('end', () => {
         const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
         requests.push({ method: req.method ?? '', url: req.url ?? '', body });
-        const reply = override ?? defaultReply(req.method ?? '', req.url ?? '', body);
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
+        const reply = queued.shift() ?? override ?? defaultReply(req.method ?? '', req.url ?? '', body);
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         res.end(reply.body);
       });
     });
@@ -72,14 +74,19 @@ describe(HyperliquidInfoClient.name, () => {
   beforeEach(() => {
     requests = [];
     override = undefined;
+    queued = [];
     kv = new MemoryKvStore();
-    const hyperliquid: AppConfig['hyperliquid'] = { infoUrl: `${baseUrl}/info`, statsUrl: `${baseUrl}/Mainnet`, weightPerMinute: 1200, timeoutMs: 5_000, maxRetries: 0 };
-    const config = { get: (key: string) => (key === 'hyperliquid' ? hyperliquid : undefined) } as unknown as ConfigService<AppConfig, true>;
-    sut = new HyperliquidInfoClient(config, kv);
+    sut = makeClient({ maxRetries: 0 });
     warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
   });
 
   afterEach(() => warn.mockRestore());
+
+  function makeClient({ maxRetries }: { maxRetries: number }): HyperliquidInfoClient {
+    const hyperliquid: AppConfig['hyperliquid'] = { infoUrl: `${baseUrl}/info`, statsUrl: `${baseUrl}/Mainnet`, weightPerMinute: 1200, timeoutMs: 5_000, maxRetries };
+    const config = { get: (key: string) => (key === 'hyperliquid' ? hyperliquid : undefined) } as unknown as ConfigService<AppConfig, true>;
+    return new HyperliquidInfoClient(config, kv);
+  }
 
   /** Weight recorded in the shared pool (this window and the previous one, in case a minute turned mid-test). */
   async function spentWeight(): Promise<number> {
@@ -178,6 +185,19 @@ describe(HyperliquidInfoClient.name, () => {
     expect(error).toMatchObject({ kind: 'shape', provider: 'hyperliquid' });
     expect((error as Error).message).toContain('clearinghouseState.marginSummary: expected object');
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('clearinghouseState failed (shape)'));
+  });
+
+  it('spends the weight again for every retry, from the shared pool', async () => {
+    sut = makeClient({ maxRetries: 3 });
+    const debug = jest.spyOn(Logger.prototype, 'debug').mockImplementation(() => undefined);
+    const busy: Reply = { status: 429, body: 'null', headers: { 'retry-after': '0' } };
+    queued = [busy, busy];
+
+    await sut.meta();
+
+    expect(requests).toHaveLength(3);
+    expect(await spentWeight()).toBe(3 * 20);
+    debug.mockRestore();
   });
 
   it('reports a rejected request as kind http without retrying', async () => {

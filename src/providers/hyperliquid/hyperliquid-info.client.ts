@@ -37,9 +37,9 @@ type InfoBody = { type: string } & Record<string, unknown>;
 
 /**
  * Typed client of the Hyperliquid info API (`POST /info`) and the stats host, for the jobs. Every info
- * request first spends its weight from the budget shared by all replicas, then fetches with a timeout and
- * retries, then checks the shape. Failures are logged here and thrown as UpstreamError; nothing
- * half-parsed is returned. An empty or missing `dex` means the native perp dex.
+ * request is fetched with a timeout and retries, each attempt first spending its weight from the budget
+ * shared by all replicas, then shape-checked. Failures are logged here and thrown as UpstreamError;
+ * nothing half-parsed is returned. An empty or missing `dex` means the native perp dex.
  */
 @Injectable()
 export class HyperliquidInfoClient implements BeforeApplicationShutdown {
@@ -128,8 +128,18 @@ export class HyperliquidInfoClient implements BeforeApplicationShutdown {
     const { infoUrl, timeoutMs, maxRetries } = this.settings;
     return this.logFailure(body.type, async () => {
       const signal = this.stopping.signal;
-      await this.budget.spend(requestWeight(body.type), { signal });
-      const json = await fetchJson({ url: infoUrl, method: 'POST', body, timeoutMs, maxRetries, provider: HYPERLIQUID_PROVIDER, signal, onRetry: this.onRetry(body.type) });
+      const json = await fetchJson({
+        url: infoUrl,
+        method: 'POST',
+        body,
+        timeoutMs,
+        maxRetries,
+        provider: HYPERLIQUID_PROVIDER,
+        signal,
+        onRetry: this.onRetry(body.type),
+        // Every attempt, retries included, is a request the upstream weighs against our IP.
+        beforeAttempt: () => this.budget.spend(requestWeight(body.type), { signal }),
+      });
       const result = parse(json, body.type);
       // The upstream charges the per-item surcharge once it knows the size; record it so the next spend sees it.
       if (itemCount) await this.budget.charge(extraWeight(body.type, itemCount(result)));
