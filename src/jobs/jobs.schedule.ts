@@ -1,16 +1,25 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { AppConfig } from '../config/app.config';
+import { KV_STORE, KvStore } from '../infra/kv/kv-store';
 import { JobRegistry } from './job-registry';
 import { JobRunner } from './job-runner';
+import { JobDefinition } from './job.types';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * A tick's claim expires a tenth of the interval (at most this) before the interval ends, so the replica
+ * that claimed it never finds its own claim still there at its next tick, one interval later.
+ */
+const CLAIM_SLACK_MAX_MS = 1_000;
 
 /**
  * Every cadence in one place: each registered job runs on its interval (from configuration) when
- * HL_JOBS_ENABLED. A tick is skipped while this process still runs the previous one; the job lock
- * keeps other replicas out.
+ * HL_JOBS_ENABLED. Every replica ticks, but a tick first claims the job's interval in the KV store, so
+ * the job starts once per interval across all replicas (the job lock alone only keeps runs from
+ * overlapping: the next replica to tick would run it again as soon as a run ends). A tick is also skipped
+ * while this process still runs the previous one. `job:run` goes to the runner directly and runs at once.
  */
 @Injectable()
 export class JobsSchedule implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -24,6 +33,7 @@ export class JobsSchedule implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly runner: JobRunner,
     private readonly scheduler: SchedulerRegistry,
     private readonly config: ConfigService<AppConfig, true>,
+    @Inject(KV_STORE) private readonly kv: KvStore,
   ) {}
 
   onApplicationBootstrap() {
@@ -34,7 +44,14 @@ export class JobsSchedule implements OnApplicationBootstrap, BeforeApplicationSh
       const tick = () => {
         if (this.running.has(job.name)) return;
         const start = () => this.runner.run(job);
-        const run = (embedded ? (this.turn = this.turn.then(start, start)) : start()).finally(() => this.running.delete(job.name));
+        const run = this.claimInterval(job)
+          .then((claimed) => {
+            if (!claimed) return undefined;
+            return embedded ? (this.turn = this.turn.then(start, start)) : start();
+          })
+          // The runner reports a job's own failure as an outcome; only a lock store that is down ends up here.
+          .catch((error: Error) => this.logger.error(`${job.name} could not start: ${error.message}`))
+          .finally(() => this.running.delete(job.name));
         this.running.set(job.name, run);
       };
       this.scheduler.addInterval(job.name, setInterval(tick, job.intervalMs));
@@ -48,5 +65,16 @@ export class JobsSchedule implements OnApplicationBootstrap, BeforeApplicationSh
     for (const name of this.scheduler.getIntervals()) this.scheduler.deleteInterval(name);
     const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
     await Promise.race([Promise.allSettled(this.running.values()), grace]);
+  }
+
+  /** SET NX PX: true for the first tick of any replica in this interval. A store that cannot answer skips the tick. */
+  private async claimInterval(job: JobDefinition): Promise<boolean> {
+    const ttlMs = job.intervalMs - Math.min(Math.floor(job.intervalMs / 10), CLAIM_SLACK_MAX_MS);
+    try {
+      return await this.kv.setIfAbsent(`job-tick:${job.name}`, String(Date.now()), ttlMs);
+    } catch (error) {
+      this.logger.warn(`${job.name}: tick skipped, the KV store did not answer (${(error as Error).message})`);
+      return false;
+    }
   }
 }

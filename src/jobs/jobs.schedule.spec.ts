@@ -1,0 +1,90 @@
+import { Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { AppConfig } from '../config/app.config';
+import { MemoryKvStore } from '../infra/kv/memory-kv.store';
+import { JobRegistry } from './job-registry';
+import { JobRunner } from './job-runner';
+import { JobRunsRepository } from './job-runs.repository';
+import { JobsSchedule } from './jobs.schedule';
+
+const INTERVAL_MS = 10_000;
+/** How far apart the two replicas' timers tick: each run ends long before the other replica's tick. */
+const PHASE_MS = 3_000;
+
+/** Run records are not what is under test here. */
+const runs = {
+  closeAbandoned: async () => undefined,
+  start: async () => 1,
+  finish: async () => undefined,
+} as unknown as JobRunsRepository;
+
+const config = {
+  get: (key: string) => (key === 'hlJobs.enabled' ? true : key === 'database.url' ? 'postgres://db/test' : undefined),
+} as unknown as ConfigService<AppConfig, true>;
+
+/** One replica: its own registry, runner and timers, sharing the KV store (the job lock and the tick claims). */
+function startReplica(kv: MemoryKvStore, name: string, starts: string[]) {
+  const registry = new JobRegistry();
+  registry.register({ name: 'hl.snapshot', intervalMs: INTERVAL_MS, leaseMs: 60_000, run: async () => (starts.push(name), { rows: 0 }) });
+  const runner = new JobRunner(kv, runs);
+  const scheduler = new SchedulerRegistry();
+  const sut = new JobsSchedule(registry, runner, scheduler, config, kv);
+  sut.onApplicationBootstrap();
+  return { runner, registry, stop: () => scheduler.getIntervals().forEach((n) => scheduler.deleteInterval(n)) };
+}
+
+describe(JobsSchedule.name, () => {
+  beforeEach(() => {
+    jest.useFakeTimers({ now: Date.UTC(2027, 0, 15) });
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  it('starts a job once per interval across replicas, not once per replica', async () => {
+    const kv = new MemoryKvStore();
+    const starts: string[] = [];
+    const a = startReplica(kv, 'a', starts);
+    await jest.advanceTimersByTimeAsync(PHASE_MS);
+    const b = startReplica(kv, 'b', starts);
+
+    await jest.advanceTimersByTimeAsync(5 * INTERVAL_MS);
+    a.stop();
+    b.stop();
+
+    // Ticks at 0, 10, 20, 30, 40 and 50 s on replica a; replica b's ticks 3 s later find the interval claimed.
+    expect(starts).toEqual(['a', 'a', 'a', 'a', 'a', 'a']);
+  });
+
+  it('lets another replica take over once the one that ran it stops ticking', async () => {
+    const kv = new MemoryKvStore();
+    const starts: string[] = [];
+    const a = startReplica(kv, 'a', starts);
+    await jest.advanceTimersByTimeAsync(PHASE_MS);
+    const b = startReplica(kv, 'b', starts);
+    await jest.advanceTimersByTimeAsync(INTERVAL_MS - PHASE_MS);
+    a.stop();
+
+    await jest.advanceTimersByTimeAsync(3 * INTERVAL_MS);
+    b.stop();
+
+    // a ran at 0 and 10 s; b's tick at 13 s still finds a's claim, its ticks at 23 and 33 s run the job.
+    expect(starts).toEqual(['a', 'a', 'b', 'b']);
+  });
+
+  it("still runs an operator's job:run at once, right after a scheduled run", async () => {
+    const kv = new MemoryKvStore();
+    const starts: string[] = [];
+    const a = startReplica(kv, 'a', starts);
+    await jest.advanceTimersByTimeAsync(1);
+    a.stop();
+
+    const result = await a.runner.run(a.registry.get('hl.snapshot')!);
+
+    expect(result.status).toBe('ok');
+    expect(starts).toEqual(['a', 'a']);
+  });
+});
