@@ -59,3 +59,21 @@ describe('loadAppConfig: validation at start-up', () => {
     expect(() => loadAppConfig({ [name]: url })).toThrow(new RegExp(name));
   });
 });
+
+describe('loadAppConfig: retention', () => {
+  it('keeps a week of fills and of job runs unless told otherwise', () => {
+    const config = loadAppConfig({});
+
+    expect(config.hlJobs.fillsRetentionDays).toBe(7);
+    expect(config.jobs.runsRetentionDays).toBe(7);
+  });
+
+  it('reads both settings and refuses a retention under a day', () => {
+    const config = loadAppConfig({ HL_FILLS_RETENTION_DAYS: '30', JOB_RUNS_RETENTION_DAYS: '2' });
+
+    expect(config.hlJobs.fillsRetentionDays).toBe(30);
+    expect(config.jobs.runsRetentionDays).toBe(2);
+    expect(() => loadAppConfig({ HL_FILLS_RETENTION_DAYS: '0' })).toThrow(/HL_FILLS_RETENTION_DAYS/);
+    expect(() => loadAppConfig({ JOB_RUNS_RETENTION_DAYS: '0' })).toThrow(/JOB_RUNS_RETENTION_DAYS/);
+  });
+});

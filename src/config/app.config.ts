@@ -32,8 +32,11 @@ export interface AppConfig {
     pollConcurrency: number;
     pollBatch: number;
     snapshotRetention: number;
+    /** Fills older than this are pruned: the smart-trader aggregates are over the fills held. */
+    fillsRetentionDays: number;
   };
   hl: { holderPagesCached: number };
+  jobs: { runsRetentionDays: number };
 }
 
 // Only for a newcomer's embedded run; validation refuses them in production.
@@ -80,8 +83,10 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       pollConcurrency: env.HL_POLL_CONCURRENCY,
       pollBatch: env.HL_POLL_BATCH,
       snapshotRetention: env.HL_SNAPSHOT_RETENTION,
+      fillsRetentionDays: env.HL_FILLS_RETENTION_DAYS,
     },
     hl: { holderPagesCached: env.HL_HOLDER_PAGES_CACHED },
+    jobs: { runsRetentionDays: env.JOB_RUNS_RETENTION_DAYS },
   };
 }
 

@@ -144,6 +144,14 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(2) @Max(100)
   HL_SNAPSHOT_RETENTION = 3;
 
+  // A week: the smart-trader aggregates are over the fills held, and a trader's first read goes back 7 days.
+  @Transform(toInt) @IsInt() @Min(1) @Max(365)
+  HL_FILLS_RETENTION_DAYS = 7;
+
+  // A week of run history (~70,000 rows a day at the default cadences); each job's newest run is always kept.
+  @Transform(toInt) @IsInt() @Min(1) @Max(365)
+  JOB_RUNS_RETENTION_DAYS = 7;
+
   @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
   HL_HOLDER_PAGES_CACHED = 500;
 }

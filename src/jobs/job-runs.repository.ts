@@ -55,6 +55,26 @@ export class JobRunsRepository {
     }));
   }
 
+  /**
+   * Deletes up to `limit` runs older than the retention (oldest first); returns how many went. A job's newest
+   * run stays whatever its age, so job:status still shows a job that has not run for a while.
+   */
+  async prune({ olderThanDays, limit }: { olderThanDays: number; limit: number }): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `WITH old AS (
+         SELECT r.id FROM job_runs r
+          WHERE r.started_at < now() - make_interval(days => $1)
+            AND EXISTS (SELECT 1 FROM job_runs newer WHERE newer.name = r.name AND newer.id > r.id)
+          ORDER BY r.started_at LIMIT $2
+       ), gone AS (
+         DELETE FROM job_runs j USING old WHERE j.id = old.id RETURNING 1
+       )
+       SELECT count(*)::int AS n FROM gone`,
+      [olderThanDays, limit],
+    );
+    return n;
+  }
+
   /** Runs left 'running' by a process that died are closed as errors so status does not lie. */
   async closeAbandoned(name: string, olderThanMs: number): Promise<void> {
     await this.db.query(

@@ -6,6 +6,7 @@ import { LedgerWithoutAccountFk1764100000000 } from './migrations/1764100000000-
 import { LedgerReferenceIndex1764200000000 } from './migrations/1764200000000-ledger-reference-index';
 import { LedgerReferenceUuid1764300000000 } from './migrations/1764300000000-ledger-reference-uuid';
 import { LedgerAccountPrimaryKey1764400000000 } from './migrations/1764400000000-ledger-account-primary-key';
+import { RetentionIndexes1764500000000 } from './migrations/1764500000000-retention-indexes';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   LedgerReferenceIndex1764200000000,
   LedgerReferenceUuid1764300000000,
   LedgerAccountPrimaryKey1764400000000,
+  RetentionIndexes1764500000000,
 ];

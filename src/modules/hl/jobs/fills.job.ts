@@ -8,7 +8,8 @@ import { Fill } from '../../../providers/hyperliquid/hyperliquid.types';
 import { HlAddressesRepository } from './hl-addresses.repository';
 import { FillRow } from './hl-state.repository';
 
-const FIRST_LOOKBACK_MS = 7 * 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
+const FIRST_LOOKBACK_MS = 7 * DAY_MS;
 const UPSTREAM_PAGE = 2000;
 
 /** Fills of the HIP-3 / HIP-4 traders, read incrementally (from where the last read stopped): the smart-trader aggregates' input. */
@@ -23,7 +24,9 @@ export class FillsJob {
   ) {}
 
   async run(signal?: AbortSignal): Promise<JobOutcome> {
-    const { pollBatch, pollConcurrency } = this.config.get('hlJobs', { infer: true });
+    const { pollBatch, pollConcurrency, fillsRetentionDays } = this.config.get('hlJobs', { infer: true });
+    // Never further back than the fills are kept: older ones would be pruned by the next snapshot run.
+    const firstLookbackMs = Math.min(FIRST_LOOKBACK_MS, fillsRetentionDays * DAY_MS);
     const due = await this.addresses.addressesWantingFills(pollBatch);
     let rows = 0;
     const failures = await mapLimit(
@@ -31,7 +34,7 @@ export class FillsJob {
       pollConcurrency,
       async ({ address, polledUntil }) => {
         const now = Date.now();
-        const fills = await this.client.userFillsByTime(address, polledUntil ?? now - FIRST_LOOKBACK_MS, now);
+        const fills = await this.client.userFillsByTime(address, polledUntil ?? now - firstLookbackMs, now);
         const kept = fills.filter((f) => f.coin.includes(':') || f.coin.startsWith('#')).map((f) => toFillRow(address, f));
         // A full page means there may be more: continue from its newest fill's millisecond next round (fills
         // sharing it come again and are skipped as duplicates), past it only if the whole page is that millisecond.

@@ -12,39 +12,57 @@ export type AddressSource = 'leaderboard' | 'trades' | 'liquidation' | 'operator
 export class HlAddressesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async upsertAddresses({ addresses, source, accountValues, tags, wantsFills, active }: {
+  /**
+   * Adds addresses or merges what is known of them. `accountValues` replaces an address's value only where
+   * it holds one; `lastTradeAt` (ms) records when an address was last seen trading.
+   */
+  async upsertAddresses({ addresses, source, accountValues, tags, wantsFills, lastTradeAt }: {
     addresses: string[];
     source: AddressSource;
     accountValues?: Map<string, string>;
     tags?: string[];
     wantsFills?: Set<string>;
-    active?: boolean;
+    lastTradeAt?: Map<string, number>;
   }): Promise<void> {
     if (addresses.length === 0) return;
     // Large documents (the leaderboard) go in chunks so one statement's payload stays a few MB.
     if (addresses.length > ADDRESS_CHUNK) {
       for (let i = 0; i < addresses.length; i += ADDRESS_CHUNK) {
-        await this.upsertAddresses({ addresses: addresses.slice(i, i + ADDRESS_CHUNK), source, accountValues, tags, wantsFills, active });
+        await this.upsertAddresses({ addresses: addresses.slice(i, i + ADDRESS_CHUNK), source, accountValues, tags, wantsFills, lastTradeAt });
       }
       return;
     }
-    const rows = addresses.map((address) => ({
-      address,
-      account_value: accountValues?.get(address) ?? null,
-      wants_fills: wantsFills?.has(address) ?? false,
-    }));
-    await this.db.query(
-      `INSERT INTO hl_addresses (address, sources, tags, account_value, wants_fills, last_active_at)
-       SELECT r.address, ARRAY[$2::text], $3::text[], COALESCE(r.account_value, 0), r.wants_fills, CASE WHEN $4 THEN now() END
-         FROM jsonb_to_recordset($1::jsonb) AS r(address text, account_value numeric, wants_fills boolean)
-       ON CONFLICT (address) DO UPDATE SET
-         sources = CASE WHEN $2 = ANY(hl_addresses.sources) THEN hl_addresses.sources ELSE hl_addresses.sources || $2::text END,
-         tags = ARRAY(SELECT DISTINCT unnest(hl_addresses.tags || EXCLUDED.tags) ORDER BY 1),
-         account_value = COALESCE(EXCLUDED.account_value, hl_addresses.account_value),
-         wants_fills = hl_addresses.wants_fills OR EXCLUDED.wants_fills,
-         last_active_at = COALESCE(EXCLUDED.last_active_at, hl_addresses.last_active_at)`,
-      [JSON.stringify(rows), source, tags ?? [], active ?? false],
-    );
+    // EXCLUDED is the proposed row and the column is NOT NULL, so an address without a value is proposed at 0:
+    // whether the known value is replaced is decided per statement, and the two kinds go in separate ones.
+    const valued = addresses.filter((address) => accountValues?.has(address));
+    const unvalued = addresses.filter((address) => !accountValues?.has(address));
+    for (const [group, replacesValue] of [[valued, true], [unvalued, false]] as const) {
+      if (group.length === 0) continue;
+      const rows = group.map((address) => ({
+        address,
+        account_value: accountValues?.get(address) ?? 0,
+        wants_fills: wantsFills?.has(address) ?? false,
+        trade_ms: lastTradeAt?.get(address) ?? null,
+      }));
+      // A wallet seen trading after its last read is due at once: a trade is what makes a stored state stale
+      // (an idle wallet still holds what was read, and every snapshot revalues it at the mark). The poll order
+      // among due wallets stays by account value, so large active ones are read first. Comparing the trade's
+      // own time, not "seen now", keeps a quiet coin's unchanged recent trades from re-queueing their traders.
+      await this.db.query(
+        `INSERT INTO hl_addresses (address, sources, tags, account_value, wants_fills, last_active_at)
+         SELECT r.address, ARRAY[$2::text], $3::text[], r.account_value, r.wants_fills, to_timestamp(r.trade_ms / 1000.0)
+           FROM jsonb_to_recordset($1::jsonb) AS r(address text, account_value numeric, wants_fills boolean, trade_ms bigint)
+         ON CONFLICT (address) DO UPDATE SET
+           sources = CASE WHEN $2 = ANY(hl_addresses.sources) THEN hl_addresses.sources ELSE hl_addresses.sources || $2::text END,
+           tags = ARRAY(SELECT DISTINCT unnest(hl_addresses.tags || EXCLUDED.tags) ORDER BY 1),
+           account_value = CASE WHEN $4 THEN EXCLUDED.account_value ELSE hl_addresses.account_value END,
+           wants_fills = hl_addresses.wants_fills OR EXCLUDED.wants_fills,
+           last_active_at = GREATEST(EXCLUDED.last_active_at, hl_addresses.last_active_at),
+           next_poll_at = CASE WHEN EXCLUDED.last_active_at > hl_addresses.polled_at
+                               THEN LEAST(hl_addresses.next_poll_at, now()) ELSE hl_addresses.next_poll_at END`,
+        [JSON.stringify(rows), source, tags ?? [], replacesValue],
+      );
+    }
   }
 
   async markVaults(addresses: string[]): Promise<void> {
@@ -55,9 +73,17 @@ export class HlAddressesRepository {
       [addresses],
     );
     await this.db.query(`UPDATE hl_addresses SET is_vault = false WHERE is_vault AND NOT address = ANY($1::text[])`, [addresses]);
+    // A vault polled before it was known as one (trades found it first) would otherwise keep its last state
+    // forever, since vaults are never polled again: drop it so no snapshot lists it.
+    for (const table of ['hl_positions', 'hl_spot_balances']) {
+      await this.db.query(`DELETE FROM ${table} s USING hl_addresses a WHERE a.address = s.address AND a.is_vault`);
+    }
   }
 
-  /** Large and active accounts first: due addresses by account value, never-polled ones before all. */
+  /**
+   * Large and active accounts first: due addresses (a trade after the last read makes one due at once, see
+   * upsertAddresses) by account value, never-polled ones before all.
+   */
   async dueAddresses(limit: number): Promise<Array<{ address: string; accountValue: string }>> {
     const rows: Array<{ address: string; account_value: string }> = await this.db.query(
       `SELECT address, account_value::text FROM hl_addresses
@@ -89,5 +115,19 @@ export class HlAddressesRepository {
       );
     }
     await this.db.query(`UPDATE hl_addresses SET fills_polled_until = $2 WHERE address = $1`, [address, polledUntil]);
+  }
+
+  /** Deletes up to `limit` fills older than the retention (oldest first); returns how many went. */
+  async pruneFills({ olderThanDays, limit }: { olderThanDays: number; limit: number }): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `WITH old AS (
+         SELECT address, fill_key FROM hl_fills WHERE time < now() - make_interval(days => $1) ORDER BY time LIMIT $2
+       ), gone AS (
+         DELETE FROM hl_fills f USING old WHERE f.address = old.address AND f.fill_key = old.fill_key RETURNING 1
+       )
+       SELECT count(*)::int AS n FROM gone`,
+      [olderThanDays, limit],
+    );
+    return n;
   }
 }

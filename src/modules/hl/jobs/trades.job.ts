@@ -34,9 +34,10 @@ export class TradesJob {
     const markets = await this.state.listMarkets();
     const targets = tradeTargets(markets);
     const trades: TradeRow[] = [];
-    const traders = new Set<string>();
+    /** Each address seen trading -> its latest trade time (ms). */
+    const traders = new Map<string, number>();
     const fillTraders = new Set<string>();
-    const liquidated = new Set<string>();
+    const liquidated = new Map<string, number>();
     const failures = await mapLimit(
       targets,
       this.config.get('hlJobs.pollConcurrency', { infer: true }),
@@ -46,18 +47,18 @@ export class TradesJob {
           trades.push({ coin: market.upstreamCoin, tid: t.tid, timeMs: t.time, px: t.px, sz: t.sz, side: t.side, buyer, seller });
           for (const user of t.users) {
             if (LIQUIDATOR_ADDRESSES.has(user)) continue;
-            traders.add(user);
+            traders.set(user, Math.max(traders.get(user) ?? 0, t.time));
             if (market.dex || market.market === 'hip4') fillTraders.add(user);
           }
-          if (LIQUIDATOR_ADDRESSES.has(buyer)) liquidated.add(seller);
-          if (LIQUIDATOR_ADDRESSES.has(seller)) liquidated.add(buyer);
+          if (LIQUIDATOR_ADDRESSES.has(buyer)) liquidated.set(seller, Math.max(liquidated.get(seller) ?? 0, t.time));
+          if (LIQUIDATOR_ADDRESSES.has(seller)) liquidated.set(buyer, Math.max(liquidated.get(buyer) ?? 0, t.time));
         }
       },
       { signal, onError: (m, error) => this.logger.warn(`recentTrades ${m.upstreamCoin} failed: ${(error as Error).message}`) },
     );
     const inserted = await this.state.insertTrades(trades);
-    await this.addresses.upsertAddresses({ addresses: [...traders], source: 'trades', wantsFills: fillTraders, active: true });
-    await this.addresses.upsertAddresses({ addresses: [...liquidated], source: 'liquidation', active: true });
+    await this.addresses.upsertAddresses({ addresses: [...traders.keys()], source: 'trades', wantsFills: fillTraders, lastTradeAt: traders });
+    await this.addresses.upsertAddresses({ addresses: [...liquidated.keys()], source: 'liquidation', lastTradeAt: liquidated });
     return { rows: inserted, failures, details: { coins: targets.length, traders: traders.size, liquidated: liquidated.size } };
   }
 }

@@ -16,6 +16,12 @@ export interface MarketSnapshotResult {
 const MARKS = `SELECT market, coin, COALESCE(mid_px, mark_px) AS px, open_interest, circulating_supply FROM hl_markets`;
 
 /**
+ * The few addresses a holder row needs to know about: tagged ones (tags are copied into the snapshot) and
+ * vaults, which are never listed (a vault read before it was flagged may still have a state row).
+ */
+const TAGGED_OR_VAULT = `(SELECT address, tags, is_vault FROM hl_addresses WHERE tags <> '{}' OR is_vault)`;
+
+/**
  * Materialises one market snapshot from the latest polled states and the current marks, set-based:
  * ranked holders per coin (value and PnL recomputed at today's mark, ranks with an address tie-breaker),
  * per-coin coverage, smart-trader aggregates and trending. Writes only into the snapshot's standalone
@@ -46,8 +52,8 @@ export class MarketSnapshotBuilder {
          SELECT p.coin, p.address, p.szi, p.entry_px, p.leverage, p.leverage_type, p.margin_used, p.liquidation_px, p.cum_funding,
                 m.px, m.open_interest, abs(p.szi) * m.px AS value, p.szi * (m.px - p.entry_px) AS upnl, COALESCE(a.tags, '{}') AS tags
            FROM hl_positions p JOIN marks m ON m.coin = p.coin
-           LEFT JOIN hl_addresses a ON a.address = p.address AND a.tags <> '{}'
-          WHERE p.szi <> 0 AND m.px IS NOT NULL
+           LEFT JOIN ${TAGGED_OR_VAULT} a ON a.address = p.address
+          WHERE p.szi <> 0 AND m.px IS NOT NULL AND a.is_vault IS NOT TRUE
        )`,
       `INSERT INTO ${partitionName('hl_perp_holders', snapshotId)}
          SELECT $1::bigint, coin, address, CASE WHEN szi > 0 THEN 'long' ELSE 'short' END, abs(szi), round(value, 6), entry_px, leverage,
@@ -65,13 +71,16 @@ export class MarketSnapshotBuilder {
   }
 
   private buildSpotHolders(snapshotId: number): Promise<number> {
+    // Upstream reports USDC with entryNtl "0.0": a zero entry notional is an unknown cost basis, as NULL is,
+    // so the holder gets no entry price, uPnL or ROE instead of a zero price and its whole balance as profit.
     return this.insertCounted(
       `marks AS (${MARKS} WHERE market = 'spot'),
        valued AS (
-         SELECT b.coin, b.address, b.total, b.entry_ntl, m.circulating_supply, b.total * m.px AS value, COALESCE(a.tags, '{}') AS tags
+         SELECT b.coin, b.address, b.total, NULLIF(b.entry_ntl, 0) AS entry_ntl, m.circulating_supply, b.total * m.px AS value,
+                COALESCE(a.tags, '{}') AS tags
            FROM hl_spot_balances b JOIN marks m ON m.coin = b.coin
-           LEFT JOIN hl_addresses a ON a.address = b.address AND a.tags <> '{}'
-          WHERE b.total > 0 AND m.px IS NOT NULL
+           LEFT JOIN ${TAGGED_OR_VAULT} a ON a.address = b.address
+          WHERE b.total > 0 AND m.px IS NOT NULL AND a.is_vault IS NOT TRUE
        )`,
       `INSERT INTO ${partitionName('hl_spot_holders', snapshotId)}
          SELECT $1::bigint, coin, address, total, round(value, 6),

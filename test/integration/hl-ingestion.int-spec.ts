@@ -1,0 +1,255 @@
+import { ConfigService } from '@nestjs/config';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { AppConfig } from '../../src/config/app.config';
+import { buildDataSourceOptions } from '../../src/infra/database/data-source';
+import { runMigrationsLocked } from '../../src/infra/database/run-migrations';
+import { JobRunsRepository } from '../../src/jobs/job-runs.repository';
+import { HlAddressesRepository } from '../../src/modules/hl/jobs/hl-addresses.repository';
+import { SnapshotJob } from '../../src/modules/hl/jobs/snapshot.job';
+import { MarketSnapshotBuilder } from '../../src/modules/hl/snapshot/market-snapshot.builder';
+import { partitionName } from '../../src/modules/hl/snapshot/snapshot-tables';
+import { SnapshotStore } from '../../src/modules/hl/snapshot/snapshot-store';
+import { TEST_DATABASE_URL, testConfig } from '../support/test-env';
+
+const WHALE = '0x' + 'a'.repeat(40);
+const MINNOW = '0x' + 'b'.repeat(40);
+const VAULT = '0x' + 'c'.repeat(40);
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/**
+ * The ingestion jobs' SQL on real PostgreSQL, in a schema of its own (migrated from scratch, dropped at the
+ * end) so these tests can empty tables without touching what other suites keep in the shared database.
+ */
+describe('Hyperliquid ingestion on PostgreSQL', () => {
+  const schema = `hl_ingest_${randomUUID().slice(0, 8)}`;
+  let db: DataSource;
+  let addresses: HlAddressesRepository;
+
+  beforeAll(async () => {
+    const admin = new Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const options = buildDataSourceOptions(testConfig());
+    db = await new DataSource({ ...options, extra: { max: 4, options: `-c search_path=${schema}` } } as DataSourceOptions).initialize();
+    await runMigrationsLocked(db);
+    addresses = new HlAddressesRepository(db);
+  });
+
+  afterAll(async () => {
+    await db.query(`DROP SCHEMA ${schema} CASCADE`);
+    await db.destroy();
+  });
+
+  beforeEach(async () => {
+    await db.query(
+      `TRUNCATE hl_addresses, hl_markets, hl_positions, hl_spot_balances, hl_fills, job_runs,
+                hl_snapshots, hl_current_snapshots, hl_snapshot_coins`,
+    );
+  });
+
+  async function accountValue(address: string): Promise<string> {
+    const [row] = await db.query(`SELECT account_value::text AS v FROM hl_addresses WHERE address = $1`, [address]);
+    return row.v;
+  }
+
+  /** Both addresses read a minute ago, next due in ten: what a polling round leaves. */
+  async function markPolled(...polled: string[]): Promise<void> {
+    await db.query(
+      `UPDATE hl_addresses SET polled_at = now() - interval '1 minute', next_poll_at = now() + interval '10 minutes'
+        WHERE address = ANY($1::text[])`,
+      [polled],
+    );
+  }
+
+  async function insertPosition(address: string, coin: string, szi: string): Promise<void> {
+    await db.query(
+      `INSERT INTO hl_positions (address, coin, dex, szi, entry_px, leverage_type, leverage, position_value, unrealized_pnl, margin_used, read_at)
+       VALUES ($1, $2, '', $3, 100, 'cross', 5, 0, 0, 0, now())`,
+      [address, coin, szi],
+    );
+  }
+
+  async function insertBalance(address: string, coin: string, total: string, entryNtl: string | null): Promise<void> {
+    await db.query(
+      `INSERT INTO hl_spot_balances (address, coin, token, total, hold, entry_ntl, read_at) VALUES ($1, $2, 0, $3, 0, $4, now())`,
+      [address, coin, total, entryNtl],
+    );
+  }
+
+  async function insertMarket(market: 'perp' | 'spot', coin: string, mid: string): Promise<void> {
+    await db.query(
+      `INSERT INTO hl_markets (market, coin, dex, upstream_coin, mark_px, mid_px, open_interest, circulating_supply)
+       VALUES ($1, $2, '', $2, $3, $3, 1000, 1000000)`,
+      [market, coin, mid],
+    );
+  }
+
+  async function insertFill(address: string, key: string, ageMs: number): Promise<void> {
+    await db.query(
+      `INSERT INTO hl_fills (address, fill_key, coin, time, px, sz, side, dir, closed_pnl, fee)
+       VALUES ($1, $2, 'xyz:TSLA', now() - $3 * interval '1 millisecond', 400, 1, 'B', 'Open Long', 0, 0.1)`,
+      [address, key, ageMs],
+    );
+  }
+
+  async function insertRun(name: string, ageMs: number): Promise<void> {
+    await db.query(
+      `INSERT INTO job_runs (name, holder, status, started_at, finished_at)
+       VALUES ($1, 'test', 'ok', now() - $2 * interval '1 millisecond', now() - $2 * interval '1 millisecond')`,
+      [name, ageMs],
+    );
+  }
+
+  async function buildSnapshot(): Promise<number> {
+    const store = new SnapshotStore(db);
+    const id = await store.begin('market', new Date());
+    await new MarketSnapshotBuilder(db).build(id, null);
+    return id;
+  }
+
+  describe('the address universe', () => {
+    it('keeps a known account value when an address is seen again without one', async () => {
+      const values = new Map([[WHALE, '5000000'], [MINNOW, '10']]);
+      await addresses.upsertAddresses({ addresses: [WHALE, MINNOW], source: 'leaderboard', accountValues: values });
+      await markPolled(WHALE, MINNOW);
+      await db.query(`UPDATE hl_addresses SET next_poll_at = now() - interval '1 second'`);
+
+      await addresses.upsertAddresses({ addresses: [WHALE], source: 'trades' });
+      await addresses.upsertAddresses({ addresses: [WHALE], source: 'operator', tags: ['desk-a'] });
+
+      expect(await accountValue(WHALE)).toBe('5000000');
+      expect((await addresses.dueAddresses(10)).map((d) => d.address)).toEqual([WHALE, MINNOW]);
+    });
+
+    it('takes the new value when the source has one, and 0 for an address first seen without one', async () => {
+      await addresses.upsertAddresses({ addresses: [WHALE], source: 'leaderboard', accountValues: new Map([[WHALE, '5000000']]) });
+
+      await addresses.upsertAddresses({
+        addresses: [WHALE, MINNOW],
+        source: 'leaderboard',
+        accountValues: new Map([[WHALE, '4000000.5']]),
+      });
+
+      expect(await accountValue(WHALE)).toBe('4000000.5');
+      expect(await accountValue(MINNOW)).toBe('0');
+    });
+
+    it('makes a wallet seen trading after its last read due at once, and not one whose trade that read already saw', async () => {
+      await addresses.upsertAddresses({ addresses: [WHALE, MINNOW], source: 'leaderboard', accountValues: new Map([[WHALE, '5000000'], [MINNOW, '10']]) });
+      await markPolled(WHALE, MINNOW);
+      const now = Date.now();
+
+      await addresses.upsertAddresses({
+        addresses: [WHALE, MINNOW],
+        source: 'trades',
+        lastTradeAt: new Map([[MINNOW, now - 5_000], [WHALE, now - 2 * MINUTE_MS]]),
+      });
+
+      expect((await addresses.dueAddresses(10)).map((d) => d.address)).toEqual([MINNOW]);
+      const [row] = await db.query(`SELECT extract(epoch FROM last_active_at) * 1000 AS at FROM hl_addresses WHERE address = $1`, [MINNOW]);
+      expect(Math.round(Number(row.at))).toBe(now - 5_000);
+    });
+  });
+
+  describe('vaults', () => {
+    it('drops the state of a wallet once it is known to be a vault', async () => {
+      await addresses.upsertAddresses({ addresses: [VAULT, WHALE], source: 'trades' });
+      await insertPosition(VAULT, 'BTC', '2');
+      await insertPosition(WHALE, 'BTC', '-2');
+      await insertBalance(VAULT, 'HYPE', '100', '2500');
+
+      await addresses.markVaults([VAULT]);
+
+      expect(await db.query(`SELECT address FROM hl_positions`)).toEqual([{ address: WHALE }]);
+      expect(await db.query(`SELECT address FROM hl_spot_balances`)).toEqual([]);
+      expect(await addresses.dueAddresses(10)).toEqual([expect.objectContaining({ address: WHALE })]);
+    });
+
+    it('never lists a vault in a snapshot, even one whose state is still held', async () => {
+      await insertMarket('perp', 'BTC', '100000');
+      await insertMarket('spot', 'HYPE', '25');
+      await db.query(`INSERT INTO hl_addresses (address, is_vault) VALUES ($1, true)`, [VAULT]);
+      // A polling round that read the vault just before it was flagged saves its state after the flag.
+      await insertPosition(VAULT, 'BTC', '2');
+      await insertPosition(WHALE, 'BTC', '-2');
+      await insertBalance(VAULT, 'HYPE', '100', '2500');
+      await insertBalance(WHALE, 'HYPE', '10', '250');
+
+      const id = await buildSnapshot();
+
+      expect(await db.query(`SELECT address FROM ${partitionName('hl_perp_holders', id)}`)).toEqual([{ address: WHALE }]);
+      expect(await db.query(`SELECT address FROM ${partitionName('hl_spot_holders', id)}`)).toEqual([{ address: WHALE }]);
+    });
+  });
+
+  describe('spot cost basis', () => {
+    it('treats a zero entry notional (USDC) as unknown, as it treats none', async () => {
+      await insertMarket('spot', 'USDC', '1');
+      await insertMarket('spot', 'HYPE', '25');
+      await insertBalance(WHALE, 'USDC', '2.77363', '0.0');
+      await insertBalance(WHALE, 'HYPE', '10', '200');
+      await insertBalance(MINNOW, 'HYPE', '1', null);
+
+      const id = await buildSnapshot();
+
+      const rows = await db.query(
+        `SELECT coin, address, entry_price::text, entry_ntl::text, upnl::text, roe::text
+           FROM ${partitionName('hl_spot_holders', id)} ORDER BY coin, address`,
+      );
+      expect(rows).toEqual([
+        { coin: 'HYPE', address: WHALE, entry_price: '20.00000000', entry_ntl: '200', upnl: '50.000000', roe: '0.25000000' },
+        { coin: 'HYPE', address: MINNOW, entry_price: null, entry_ntl: null, upnl: null, roe: null },
+        { coin: 'USDC', address: WHALE, entry_price: null, entry_ntl: null, upnl: null, roe: null },
+      ]);
+    });
+  });
+
+  describe('retention', () => {
+    it('prunes fills older than the retention, a bounded batch at a time, oldest first', async () => {
+      await insertFill(WHALE, 'old-1', 9 * DAY_MS);
+      await insertFill(WHALE, 'old-2', 8 * DAY_MS);
+      await insertFill(WHALE, 'kept', 6 * DAY_MS);
+
+      expect(await addresses.pruneFills({ olderThanDays: 7, limit: 1 })).toBe(1);
+      expect((await db.query(`SELECT fill_key FROM hl_fills ORDER BY fill_key`)).map((r: { fill_key: string }) => r.fill_key)).toEqual(['kept', 'old-2']);
+      expect(await addresses.pruneFills({ olderThanDays: 7, limit: 10 })).toBe(1);
+      expect(await addresses.pruneFills({ olderThanDays: 7, limit: 10 })).toBe(0);
+    });
+
+    it("prunes job runs older than the retention but keeps each job's newest run", async () => {
+      await insertRun('hl.mids', 10 * DAY_MS);
+      await insertRun('hl.mids', 9 * DAY_MS);
+      await insertRun('hl.mids', MINUTE_MS);
+      await insertRun('hl.leaderboard', 30 * DAY_MS);
+
+      expect(await new JobRunsRepository(db).prune({ olderThanDays: 7, limit: 100 })).toBe(2);
+
+      const left = await db.query(`SELECT name, round(extract(epoch FROM now() - started_at) / 86400) AS days FROM job_runs ORDER BY name`);
+      expect(left).toEqual([
+        { name: 'hl.leaderboard', days: '30' },
+        { name: 'hl.mids', days: '0' },
+      ]);
+    });
+
+    it('is done by every snapshot run, after it publishes', async () => {
+      await insertFill(WHALE, 'old', 8 * DAY_MS);
+      await insertFill(WHALE, 'recent', DAY_MS);
+      await insertRun('hl.mids', 8 * DAY_MS);
+      await insertRun('hl.mids', MINUTE_MS);
+      const settings: Record<string, unknown> = { 'hlJobs.snapshotRetention': 3, 'hlJobs.fillsRetentionDays': 7, 'jobs.runsRetentionDays': 7 };
+      const config = { get: (key: string) => settings[key] } as unknown as ConfigService<AppConfig, true>;
+      const sut = new SnapshotJob(new SnapshotStore(db), new MarketSnapshotBuilder(db), addresses, new JobRunsRepository(db), config);
+
+      const outcome = await sut.run();
+
+      expect(outcome.details).toMatchObject({ prunedFills: 1, prunedRuns: 1 });
+      expect(await db.query(`SELECT fill_key FROM hl_fills`)).toEqual([{ fill_key: 'recent' }]);
+      expect(await db.query(`SELECT count(*)::int AS n FROM job_runs`)).toEqual([{ n: 1 }]);
+      expect(await new SnapshotStore(db).current('market')).toMatchObject({ id: outcome.details!.snapshotId });
+    });
+  });
+});
