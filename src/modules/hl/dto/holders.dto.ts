@@ -27,7 +27,7 @@ export class SpotHolderDto {
   @ApiProperty({ type: 'string', nullable: true, example: '21.3', description: 'Average entry price; null when the entry notional is unknown' })
   entryPrice: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, example: '25570.65', description: 'Entry notional, USD; null when the exchange reports none' })
+  @ApiProperty({ type: 'string', nullable: true, example: '25570.65', description: 'Entry notional, USD; null when the exchange reports none or 0 (USDC)' })
   entryNtl: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, example: '4441.85', description: 'Unrealized PnL, USD; null without an entry notional' })
