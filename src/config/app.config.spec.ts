@@ -77,3 +77,13 @@ describe('loadAppConfig: retention', () => {
     expect(() => loadAppConfig({ JOB_RUNS_RETENTION_DAYS: '0' })).toThrow(/JOB_RUNS_RETENTION_DAYS/);
   });
 });
+
+describe('loadAppConfig: production secrets', () => {
+  it('refuses production without CURSOR_SECRET, which every replica must share', () => {
+    expect(() => loadAppConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET must be set in production/);
+  });
+
+  it('starts production without JWT_SECRET, which nothing reads until the wallet-session backend exists', () => {
+    expect(loadAppConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'a-cursor-secret-of-32-characters' }).security.cursorSecret).toBe('a-cursor-secret-of-32-characters');
+  });
+});

@@ -166,8 +166,9 @@ export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVa
     const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  if (env.NODE_ENV === 'production' && (!env.CURSOR_SECRET || !env.JWT_SECRET)) {
-    throw new Error('Invalid configuration:\n  CURSOR_SECRET and JWT_SECRET must be set in production (shared by every replica)');
+  // JWT_SECRET joins this check with the wallet-session backend, the first code to read it.
+  if (env.NODE_ENV === 'production' && !env.CURSOR_SECRET) {
+    throw new Error('Invalid configuration:\n  CURSOR_SECRET must be set in production (shared by every replica)');
   }
   return env;
 }
