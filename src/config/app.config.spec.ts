@@ -87,3 +87,16 @@ describe('loadAppConfig: production secrets', () => {
     expect(loadAppConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'a-cursor-secret-of-32-characters' }).security.cursorSecret).toBe('a-cursor-secret-of-32-characters');
   });
 });
+
+describe('loadAppConfig: Hyperliquid weight', () => {
+  it('gives history reads a quarter of the weight unless told otherwise', () => {
+    expect(loadAppConfig({ DATABASE_URL: 'postgres://db/market' }).hyperliquid.historyWeightShare).toBe(25);
+    // Embedded, jobs take turns: a history job waiting for its share would stop the others.
+    expect(loadAppConfig({}).hyperliquid.historyWeightShare).toBe(100);
+    expect(loadAppConfig({ HYPERLIQUID_HISTORY_WEIGHT_SHARE: '40' }).hyperliquid.historyWeightShare).toBe(40);
+  });
+
+  it.each(['-1', '101', '12.5', 'half'])('refuses HYPERLIQUID_HISTORY_WEIGHT_SHARE=%s, naming the variable', (text) => {
+    expect(() => loadAppConfig({ HYPERLIQUID_HISTORY_WEIGHT_SHARE: text })).toThrow(/HYPERLIQUID_HISTORY_WEIGHT_SHARE/);
+  });
+});

@@ -19,6 +19,8 @@ export interface AppConfig {
     statsUrl: string;
     /** Request weight the upstream allows per minute per IP; 0 turns budgeting off (simulator benchmarks). */
     weightPerMinute: number;
+    /** Percent of weightPerMinute that history reads (trades, fills) may spend, so they never starve account reads. */
+    historyWeightShare: number;
     timeoutMs: number;
     maxRetries: number;
   };
@@ -70,6 +72,9 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       infoUrl: env.HYPERLIQUID_INFO_URL,
       statsUrl: env.HYPERLIQUID_STATS_URL.replace(/\/+$/, ''),
       weightPerMinute: env.HYPERLIQUID_WEIGHT_PER_MINUTE,
+      // On the embedded database jobs take turns (one connection), so a trades or fills run waiting for its
+      // share would hold every other job back, mids included: there the history reads share the whole budget.
+      historyWeightShare: env.HYPERLIQUID_HISTORY_WEIGHT_SHARE ?? (env.DATABASE_URL ? 25 : 100),
       timeoutMs: env.HYPERLIQUID_TIMEOUT_MS,
       maxRetries: env.HYPERLIQUID_MAX_RETRIES,
     },

@@ -110,6 +110,10 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(0) @Max(1_000_000)
   HYPERLIQUID_WEIGHT_PER_MINUTE = 1200;
 
+  // Unset: 25 with DATABASE_URL, 100 on the embedded database (app.config.ts says why).
+  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(100)
+  HYPERLIQUID_HISTORY_WEIGHT_SHARE?: number;
+
   @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
   HYPERLIQUID_TIMEOUT_MS = 10_000;
 

@@ -7,6 +7,7 @@ import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryData } from '../../src/infra/kv/memory-data';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
+import { SPEND_WEIGHT_SCRIPT, SpendReply } from '../../src/providers/hyperliquid/weight-budget';
 
 /**
  * Every script has a Lua body and a JavaScript twin; each test below runs unchanged against real Redis
@@ -190,6 +191,16 @@ async function credits(kv: KvStore, account: string): Promise<Record<string, str
   const field = balanceField(epoch, period);
   expect(Object.keys(balances)).toEqual([field]);
   return { bal: String(Number(balances[field]) - BALANCE_OFFSET), epoch, period };
+}
+
+const WEIGHT_WINDOW = 'hl:weight:0';
+const HISTORY_WINDOW = 'hl:weight:history:0';
+const WEIGHT_TTL_MS = 120_000;
+
+/** One spend of the Hyperliquid weight budget: a whole cap of 100 and a history share of 25 unless told otherwise. */
+function spendWeight(kv: KvStore, weight: number, { history = false, force = false, cap = 100, historyCap = 25 } = {}): Promise<SpendReply> {
+  const keys = history ? [WEIGHT_WINDOW, HISTORY_WINDOW] : [WEIGHT_WINDOW];
+  return kv.run(SPEND_WEIGHT_SCRIPT, keys, [weight, cap, WEIGHT_TTL_MS, force ? '1' : '0', historyCap]);
 }
 
 async function outbox(kv: KvStore) {
@@ -537,6 +548,50 @@ describe.each([
 
       expect(await refund(sut, reply, { requestId: req(1) })).toBe('-1');
       expect((await outbox(sut))[1].slice(0, 8)).toEqual(['void', ACCOUNT, req(1), ENDPOINT, '1000000', '-1', '-1', '-1']);
+    });
+  });
+
+  describe('SPEND_WEIGHT_SCRIPT', () => {
+    const history = true;
+
+    it('caps history reads at their share while light requests still pass', async () => {
+      expect(await spendWeight(sut, 20, { history })).toEqual([1, 20]);
+      expect(await spendWeight(sut, 2)).toEqual([1, 22]);
+      expect(await spendWeight(sut, 20, { history })).toEqual([0, 22]);
+      expect(await spendWeight(sut, 50)).toEqual([1, 72]);
+
+      expect(await sut.get(HISTORY_WINDOW)).toBe('20');
+    });
+
+    it('still holds the whole cap when the history share has room', async () => {
+      expect(await spendWeight(sut, 70, { historyCap: 50 })).toEqual([1, 70]);
+      expect(await spendWeight(sut, 20, { history, historyCap: 50 })).toEqual([1, 90]);
+      expect(await spendWeight(sut, 20, { history, historyCap: 50 })).toEqual([0, 90]);
+
+      expect(await sut.get(HISTORY_WINDOW)).toBe('20');
+    });
+
+    it('admits a request alone in an empty window even past its cap, and a history read alone in an empty history window', async () => {
+      expect(await spendWeight(sut, 30)).toEqual([1, 30]);
+      expect(await spendWeight(sut, 20, { history, historyCap: 10 })).toEqual([1, 50]);
+      expect(await spendWeight(sut, 20, { history, historyCap: 10 })).toEqual([0, 50]);
+      await sut.del(WEIGHT_WINDOW, HISTORY_WINDOW);
+
+      expect(await spendWeight(sut, 150, { history })).toEqual([1, 150]);
+    });
+
+    it('forces the surcharge past both caps and counts it against the history share', async () => {
+      expect(await spendWeight(sut, 20, { history })).toEqual([1, 20]);
+      expect(await spendWeight(sut, 100, { history, force: true })).toEqual([1, 120]);
+
+      expect(await sut.get(HISTORY_WINDOW)).toBe('120');
+      expect(await spendWeight(sut, 2, { history })).toEqual([0, 120]);
+    });
+
+    it('gives the history window the lease of the whole window', async () => {
+      await spendWeight(sut, 20, { history });
+
+      await harness.expectLease(HISTORY_WINDOW, WEIGHT_TTL_MS);
     });
   });
 

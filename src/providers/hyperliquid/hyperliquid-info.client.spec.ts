@@ -9,6 +9,7 @@ import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { UpstreamError } from '../http/upstream.error';
 import { HyperliquidInfoClient } from './hyperliquid-info.client';
 import { HyperliquidModule } from './hyperliquid.module';
+import { SPEND_WEIGHT_SCRIPT } from './weight-budget';
 import { hlFixtureText } from '../../../test/support/hl-fixtures';
 
 const fixtureText = hlFixtureText;
@@ -83,15 +84,15 @@ describe(HyperliquidInfoClient.name, () => {
   afterEach(() => warn.mockRestore());
 
   function makeClient({ maxRetries }: { maxRetries: number }): HyperliquidInfoClient {
-    const hyperliquid: AppConfig['hyperliquid'] = { infoUrl: `${baseUrl}/info`, statsUrl: `${baseUrl}/Mainnet`, weightPerMinute: 1200, timeoutMs: 5_000, maxRetries };
+    const hyperliquid: AppConfig['hyperliquid'] = { infoUrl: `${baseUrl}/info`, statsUrl: `${baseUrl}/Mainnet`, weightPerMinute: 1200, historyWeightShare: 25, timeoutMs: 5_000, maxRetries };
     const config = { get: (key: string) => (key === 'hyperliquid' ? hyperliquid : undefined) } as unknown as ConfigService<AppConfig, true>;
     return new HyperliquidInfoClient(config, kv);
   }
 
   /** Weight recorded in the shared pool (this window and the previous one, in case a minute turned mid-test). */
-  async function spentWeight(): Promise<number> {
+  async function spentWeight(windowKey = (at: number) => sut.budget.windowKey(at)): Promise<number> {
     const now = Date.now();
-    const keys = [sut.budget.windowKey(now), sut.budget.windowKey(now - 60_000)];
+    const keys = [windowKey(now), windowKey(now - 60_000)];
     const values = await Promise.all(keys.map((key) => kv.get(key)));
     return values.reduce((sum, value) => sum + Number(value ?? 0), 0);
   }
@@ -116,7 +117,7 @@ describe(HyperliquidInfoClient.name, () => {
     const meta = await sut.meta();
     expect(requests[0].body).toEqual({ type: 'meta' });
     expect(meta.universe).toHaveLength(223);
-    expect(spend).toHaveBeenCalledWith(20, { signal: expect.any(AbortSignal) });
+    expect(spend).toHaveBeenCalledWith(20, { signal: expect.any(AbortSignal), history: false });
     expect(await spentWeight()).toBe(20);
   });
 
@@ -153,8 +154,31 @@ describe(HyperliquidInfoClient.name, () => {
     const fills = await sut.userFillsByTime(USER, 1_683_000_000_000, 1_684_000_000_000);
     expect(requests[0].body).toEqual({ type: 'userFillsByTime', user: USER, startTime: 1_683_000_000_000, endTime: 1_684_000_000_000 });
     expect(fills).toHaveLength(500);
-    expect(charge).toHaveBeenCalledWith(25);
+    expect(charge).toHaveBeenCalledWith(25, { history: true });
     expect(await spentWeight()).toBe(20 + 25);
+  });
+
+  it('spends trades and fills, surcharge included, from the history share, and account reads only from the whole budget', async () => {
+    await sut.clearinghouseState(USER);
+    await sut.recentTrades('HYPE');
+    await sut.userFillsByTime(USER, 1_683_000_000_000, 1_684_000_000_000);
+
+    expect(await spentWeight()).toBe(2 + 20 + 20 + 25);
+    expect(await spentWeight((at) => sut.budget.historyWindowKey(at))).toBe(20 + 20 + 25);
+  });
+
+  it('makes a history read wait once its share (25% of 1,200) is spent, while account reads go on', async () => {
+    // This window and the next, so a minute turning mid-test changes nothing.
+    for (const at of [Date.now(), Date.now() + 60_000]) {
+      await kv.run(SPEND_WEIGHT_SCRIPT, [sut.budget.windowKey(at), sut.budget.historyWindowKey(at)], [290, 1200, 120_000, '1', 300]);
+    }
+
+    const trades = sut.recentTrades('HYPE');
+    await sut.clearinghouseState(USER);
+    sut.beforeApplicationShutdown();
+
+    await expect(trades).rejects.toMatchObject({ kind: 'budget' });
+    expect(requests.map((r) => r.body.type)).toEqual(['clearinghouseState']);
   });
 
   it('omits endTime when not given', async () => {
@@ -212,7 +236,7 @@ describe(HyperliquidModule.name, () => {
     @Global()
     @Module({ providers: [{ provide: KV_STORE, useValue: new MemoryKvStore() }], exports: [KV_STORE] })
     class FakeKvModule {}
-    const hyperliquid = { infoUrl: 'http://127.0.0.1:9/info', statsUrl: 'http://127.0.0.1:9/Mainnet', weightPerMinute: 1200, timeoutMs: 1_000, maxRetries: 0 };
+    const hyperliquid = { infoUrl: 'http://127.0.0.1:9/info', statsUrl: 'http://127.0.0.1:9/Mainnet', weightPerMinute: 1200, historyWeightShare: 25, timeoutMs: 1_000, maxRetries: 0 };
     const moduleRef = await Test.createTestingModule({
       imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ hyperliquid })] }), FakeKvModule, HyperliquidModule],
     }).compile();

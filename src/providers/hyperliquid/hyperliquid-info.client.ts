@@ -28,7 +28,7 @@ import {
   SpotMetaAndAssetCtxs,
 } from './hyperliquid.types';
 import { parseClearinghouseState, parseFills, parseLeaderboard, parseRecentTrades, parseSpotClearinghouseState, parseVaultAddresses } from './hyperliquid-user.schema';
-import { extraWeight, HYPERLIQUID_PROVIDER, requestWeight, WeightBudget } from './weight-budget';
+import { extraWeight, HYPERLIQUID_PROVIDER, isHistoryType, requestWeight, WeightBudget } from './weight-budget';
 
 /** The stats documents are tens of MB; the info timeout is sized for small bodies, so they get at least this. */
 export const STATS_MIN_TIMEOUT_MS = 60_000;
@@ -53,7 +53,8 @@ export class HyperliquidInfoClient implements BeforeApplicationShutdown {
     private readonly config: ConfigService<AppConfig, true>,
     @Inject(KV_STORE) kv: KvStore,
   ) {
-    this.budget = new WeightBudget({ kv, weightPerMinute: this.settings.weightPerMinute });
+    const { weightPerMinute, historyWeightShare } = this.settings;
+    this.budget = new WeightBudget({ kv, weightPerMinute, historySharePercent: historyWeightShare });
   }
 
   beforeApplicationShutdown(): void {
@@ -126,6 +127,7 @@ export class HyperliquidInfoClient implements BeforeApplicationShutdown {
 
   private async info<T>(body: InfoBody, parse: (json: unknown, label: string) => T, itemCount?: (result: T) => number): Promise<T> {
     const { infoUrl, timeoutMs, maxRetries } = this.settings;
+    const history = isHistoryType(body.type);
     return this.logFailure(body.type, async () => {
       const signal = this.stopping.signal;
       const json = await fetchJson({
@@ -138,11 +140,11 @@ export class HyperliquidInfoClient implements BeforeApplicationShutdown {
         signal,
         onRetry: this.onRetry(body.type),
         // Every attempt, retries included, is a request the upstream weighs against our IP.
-        beforeAttempt: () => this.budget.spend(requestWeight(body.type), { signal }),
+        beforeAttempt: () => this.budget.spend(requestWeight(body.type), { signal, history }),
       });
       const result = parse(json, body.type);
       // The upstream charges the per-item surcharge once it knows the size; record it so the next spend sees it.
-      if (itemCount) await this.budget.charge(extraWeight(body.type, itemCount(result)));
+      if (itemCount) await this.budget.charge(extraWeight(body.type, itemCount(result)), { history });
       return result;
     });
   }

@@ -1,17 +1,18 @@
 import { MemoryData } from '../../infra/kv/memory-data';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { UpstreamError } from '../http/upstream.error';
-import { extraWeight, requestWeight, SPEND_WEIGHT_SCRIPT, WeightBudget, WEIGHT_WINDOW_MS } from './weight-budget';
+import { extraWeight, isHistoryType, requestWeight, SPEND_WEIGHT_SCRIPT, WeightBudget, WEIGHT_WINDOW_MS } from './weight-budget';
 
 describe(WeightBudget.name, () => {
   let now: number;
   let sleeps: number[];
   let kv: MemoryKvStore;
 
-  const makeBudget = (weightPerMinute: number) =>
+  const makeBudget = (weightPerMinute: number, historySharePercent?: number) =>
     new WeightBudget({
       kv,
       weightPerMinute,
+      historySharePercent,
       now: () => now,
       random: () => 0,
       sleep: async (ms) => {
@@ -103,6 +104,73 @@ describe(WeightBudget.name, () => {
     expect(sleeps).toHaveLength(1);
   });
 
+  describe('history share', () => {
+    const history = true;
+
+    it('caps history reads at their share while light requests still pass', async () => {
+      const sut = makeBudget(100, 25);
+      await sut.spend(20, { history });
+      for (let i = 0; i < 10; i++) await sut.spend(2);
+      expect(sleeps).toEqual([]);
+
+      await sut.spend(20, { history });
+
+      expect(sleeps).toEqual([WEIGHT_WINDOW_MS - 1_000]);
+      expect(await kv.get('hl:weight:0')).toBe('40');
+      expect(await kv.get('hl:weight:history:0')).toBe('20');
+      expect(await kv.get('hl:weight:history:1')).toBe('20');
+    });
+
+    it('still holds the whole cap when the history share has room', async () => {
+      const sut = makeBudget(100, 50);
+      await sut.spend(70);
+      await sut.spend(20, { history });
+
+      await sut.spend(20, { history });
+
+      expect(sleeps).toEqual([WEIGHT_WINDOW_MS - 1_000]);
+      expect(await kv.get('hl:weight:history:0')).toBe('20');
+      expect(await kv.get('hl:weight:1')).toBe('20');
+    });
+
+    it('lets a history read heavier than its share through alone in an empty history window', async () => {
+      const sut = makeBudget(100, 10);
+      await sut.spend(30);
+      await sut.spend(20, { history });
+      expect(sleeps).toEqual([]);
+
+      await sut.spend(20, { history });
+
+      expect(sleeps).toHaveLength(1);
+      expect(await kv.get('hl:weight:history:1')).toBe('20');
+    });
+
+    it('counts the surcharge of a history read against the share, without waiting', async () => {
+      const sut = makeBudget(100, 25);
+      await sut.spend(20, { history });
+      await sut.charge(10, { history });
+      expect(await kv.get('hl:weight:history:0')).toBe('30');
+      expect(sleeps).toEqual([]);
+
+      await sut.spend(2);
+      expect(sleeps).toEqual([]);
+      await sut.spend(2, { history });
+
+      expect(sleeps).toHaveLength(1);
+      expect(await kv.get('hl:weight:0')).toBe('32');
+    });
+
+    it('admits one history read per window at share 0', async () => {
+      const sut = makeBudget(100, 0);
+      await sut.spend(20, { history });
+
+      await sut.spend(20, { history });
+
+      expect(sleeps).toHaveLength(1);
+      expect(await kv.get('hl:weight:history:1')).toBe('20');
+    });
+  });
+
   it('waits in real time across a short window', async () => {
     const real = new WeightBudget({ kv: new MemoryKvStore(), weightPerMinute: 10, windowMs: 100 });
     await real.spend(10);
@@ -127,8 +195,15 @@ describe('Hyperliquid request weights', () => {
     expect(extraWeight('meta', 500)).toBe(0);
   });
 
+  it('treats the reads whose weight grows with the response as history', () => {
+    expect(['recentTrades', 'userFillsByTime', 'userFunding', 'candleSnapshot'].every(isHistoryType)).toBe(true);
+    expect(['clearinghouseState', 'spotClearinghouseState', 'allMids', 'meta', 'outcomeMeta'].some(isHistoryType)).toBe(false);
+  });
+
   it('keeps the Lua body and its twin on the same commands', () => {
     expect(SPEND_WEIGHT_SCRIPT.lua).toContain("redis.call('INCRBY', KEYS[1], weight)");
     expect(SPEND_WEIGHT_SCRIPT.lua).toContain("redis.call('PEXPIRE', KEYS[1], ARGV[3])");
+    expect(SPEND_WEIGHT_SCRIPT.lua).toContain("redis.call('INCRBY', KEYS[2], weight)");
+    expect(SPEND_WEIGHT_SCRIPT.lua).toContain("redis.call('PEXPIRE', KEYS[2], ARGV[3])");
   });
 });

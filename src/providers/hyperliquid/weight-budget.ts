@@ -15,6 +15,14 @@ const PER_20_ITEMS_TYPES: ReadonlySet<string> = new Set([
   'twapHistory', 'userTwapSliceFills', 'userTwapSliceFillsByTime', 'delegatorHistory', 'delegatorRewards', 'validatorStats',
 ]);
 
+/**
+ * History reads: the types whose weight grows with the response (trades, fills, funding, candles). They may
+ * spend at most a share of the budget, so a job reading them can never starve the account reads.
+ */
+export function isHistoryType(type: string): boolean {
+  return PER_20_ITEMS_TYPES.has(type) || type === 'candleSnapshot';
+}
+
 /** The upfront weight of one `POST /info` request of this type: 2, 60 for userRole, 20 for every other type. */
 export function requestWeight(type: string): number {
   if (LIGHT_TYPES.has(type)) return 2;
@@ -33,31 +41,49 @@ export function extraWeight(type: string, itemCount: number): number {
   return 0;
 }
 
-/** [admitted 0|1, weight used in the window after this call (or before it, when refused)]. */
+/** [admitted 0|1, weight used in the whole window after this call (or before it, when refused)]. */
 export type SpendReply = [number, number];
 
 /**
- * Spend weight from one fixed window. Admitted when the window is empty (so a request heavier than the
- * whole budget still goes through, alone, instead of waiting forever) or when it fits under the cap;
- * `force` records weight already spent upstream (the per-item surcharge) even past the cap.
- * KEYS: window. ARGV: weight, cap, ttlMs, force ('1' or '0').
+ * Spend weight from one fixed window, and for a history read also from the history class's window (KEYS[2],
+ * capped at ARGV[5]), both checked and counted in one step. Each window admits when it is empty (so a
+ * request heavier than its cap still goes through, alone, instead of waiting forever) or when the weight
+ * fits under its cap; `force` records weight already spent upstream (the per-item surcharge) even past both.
+ * KEYS: window[, history window]. ARGV: weight, cap, ttlMs, force ('1' or '0'), history cap.
  */
 export const SPEND_WEIGHT_SCRIPT: KvScript<SpendReply> = {
   name: 'hl-weight-spend',
   lua: `
 local weight = tonumber(ARGV[1])
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-if ARGV[4] ~= '1' and used > 0 and used + weight > tonumber(ARGV[2]) then return {0, used} end
+local historyUsed = 0
+if KEYS[2] then historyUsed = tonumber(redis.call('GET', KEYS[2]) or '0') end
+if ARGV[4] ~= '1' then
+  if used > 0 and used + weight > tonumber(ARGV[2]) then return {0, used} end
+  if KEYS[2] and historyUsed > 0 and historyUsed + weight > tonumber(ARGV[5]) then return {0, used} end
+end
 local total = redis.call('INCRBY', KEYS[1], weight)
 if used == 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+if KEYS[2] then
+  redis.call('INCRBY', KEYS[2], weight)
+  if historyUsed == 0 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+end
 return {1, total}
 `,
-  local(data, [key], [weightArg, capArg, ttlMs, force]) {
+  local(data, [key, historyKey], [weightArg, capArg, ttlMs, force, historyCapArg]) {
     const weight = Number(weightArg);
     const used = Number(data.get(key) ?? '0');
-    if (force !== '1' && used > 0 && used + weight > Number(capArg)) return [0, used];
+    const historyUsed = historyKey ? Number(data.get(historyKey) ?? '0') : 0;
+    if (force !== '1') {
+      if (used > 0 && used + weight > Number(capArg)) return [0, used];
+      if (historyKey && historyUsed > 0 && historyUsed + weight > Number(historyCapArg)) return [0, used];
+    }
     const total = data.incrBy(key, weight);
     if (used === 0) data.pexpire(key, Number(ttlMs));
+    if (historyKey) {
+      data.incrBy(historyKey, weight);
+      if (historyUsed === 0) data.pexpire(historyKey, Number(ttlMs));
+    }
     return [1, total];
   },
 };
@@ -66,6 +92,8 @@ export interface WeightBudgetOptions {
   kv: KvStore;
   /** 0 turns budgeting off. */
   weightPerMinute: number;
+  /** Percent of weightPerMinute that history reads may spend (0-100); 100, the default, adds no cap of their own. */
+  historySharePercent?: number;
   windowMs?: number;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -76,21 +104,27 @@ export interface SpendOptions {
   signal?: AbortSignal;
   /** Give up with UpstreamError kind 'budget' instead of waiting longer than this. */
   maxWaitMs?: number;
+  /** A history read (isHistoryType): spends from the history share as well as from the whole budget. */
+  history?: boolean;
 }
 
 /**
  * The upstream's per-IP weight limit as one pool shared by every replica and job: a fixed window per
- * minute in the KV store (`hl:weight:<windowIndex>`). Windows follow each replica's wall clock; a little
- * skew between replicas only moves a few requests into the neighbouring window.
+ * minute in the KV store (`hl:weight:<windowIndex>`). History reads also count in
+ * `hl:weight:history:<windowIndex>`, capped at their share, so they never take the weight the account reads
+ * need. Windows follow each replica's wall clock; a little skew between replicas only moves a few requests
+ * into the neighbouring window.
  */
 export class WeightBudget {
   private readonly windowMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
+  private readonly historyCap: number;
 
   constructor(private readonly options: WeightBudgetOptions) {
     this.windowMs = options.windowMs ?? WEIGHT_WINDOW_MS;
+    this.historyCap = Math.floor((options.weightPerMinute * (options.historySharePercent ?? 100)) / 100);
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.random = options.random ?? Math.random;
@@ -104,13 +138,17 @@ export class WeightBudget {
     return `hl:weight:${Math.floor(at / this.windowMs)}`;
   }
 
+  historyWindowKey(at = this.now()): string {
+    return `hl:weight:history:${Math.floor(at / this.windowMs)}`;
+  }
+
   /** Resolves once `weight` is spent in the current window, sleeping until the next window when it does not fit. */
-  async spend(weight: number, { signal, maxWaitMs }: SpendOptions = {}): Promise<void> {
+  async spend(weight: number, { signal, maxWaitMs, history = false }: SpendOptions = {}): Promise<void> {
     if (this.unlimited || weight <= 0) return;
     const startedAt = this.now();
     for (;;) {
       const at = this.now();
-      const [admitted] = await this.run(weight, at, false);
+      const [admitted] = await this.run({ weight, at, force: false, history });
       if (admitted === 1) return;
       const wakeInMs = (Math.floor(at / this.windowMs) + 1) * this.windowMs - at + Math.floor(this.random() * WAKE_JITTER_MS);
       if (maxWaitMs !== undefined && at + wakeInMs - startedAt > maxWaitMs) {
@@ -125,19 +163,24 @@ export class WeightBudget {
     }
   }
 
-  /** Records weight the upstream has already charged (the per-item surcharge), without waiting. */
-  async charge(weight: number): Promise<void> {
+  /**
+   * Records weight the upstream has already charged (the per-item surcharge), without waiting; a history
+   * read's surcharge counts against the history share too, so its next reads wait for it.
+   */
+  async charge(weight: number, { history = false }: { history?: boolean } = {}): Promise<void> {
     if (this.unlimited || weight <= 0) return;
-    await this.run(weight, this.now(), true);
+    await this.run({ weight, at: this.now(), force: true, history });
   }
 
-  private async run(weight: number, at: number, force: boolean): Promise<SpendReply> {
+  private async run({ weight, at, force, history }: { weight: number; at: number; force: boolean; history: boolean }): Promise<SpendReply> {
+    const keys = history ? [this.windowKey(at), this.historyWindowKey(at)] : [this.windowKey(at)];
     try {
-      const reply = await this.options.kv.run(SPEND_WEIGHT_SCRIPT, [this.windowKey(at)], [
+      const reply = await this.options.kv.run(SPEND_WEIGHT_SCRIPT, keys, [
         weight,
         this.options.weightPerMinute,
         this.windowMs * 2,
         force ? '1' : '0',
+        this.historyCap,
       ]);
       return [Number(reply[0]), Number(reply[1])];
     } catch (err) {
