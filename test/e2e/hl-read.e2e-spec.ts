@@ -115,6 +115,18 @@ describe('Exchange-chain analytics reads (/hl)', () => {
       await expectInvalid(path, field, /unknown/);
     });
 
+    // Nor does a cursor or a page depend on a snapshot.
+    it.each([
+      ['/hl/perp/holders?coin=BTC&cursor=bm90LWEtY3Vyc29y', 'cursor'],
+      ['/hl/spot/holders?coin=HYPE&cursor=bm90LWEtY3Vyc29y', 'cursor'],
+      ['/hl/leaderboard?cursor=bm90LWEtY3Vyc29y', 'cursor'],
+      ['/hl/perp/holders?coin=BTC&page=1000&limit=100', 'page'],
+      ['/hl/leaderboard?page=1000&limit=100', 'page'],
+      [`/hl/perp/holders?coin=BTC&address=0x${'a'.repeat(40)}&cursor=bm90LWEtY3Vyc29y`, 'cursor'],
+    ])('answers %s with 400 naming %s, not 502', async (path, field) => {
+      await expectInvalid(path, field, /./);
+    });
+
     it('serves the mids, which need no snapshot', async () => {
       const data = await ok('/hl/prices/mids');
       expect(Object.keys(data.mids).sort()).toEqual(Object.keys(SEED_MIDS).sort());

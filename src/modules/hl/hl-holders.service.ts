@@ -74,20 +74,22 @@ export class HlHoldersService {
 
   private async readSpotHolders(query: SpotHoldersQueryDto): Promise<JsonText> {
     const catalog = await this.catalog.get();
-    // The coin list exists before the first snapshot: an unknown coin is the caller's error either way.
+    // The request's own errors (coin, cursor, offset cap) are 400 even before the first snapshot: the coin
+    // list exists before it, and the cursor and page do not depend on it.
     const coin = catalog.spot.resolve(query.coin);
-    const snapshot = catalog.requireSnapshot('market');
     const head = { market: 'spot' as const, coin };
-    const updatedAt = snapshot.snapshotTime.toISOString();
 
     if (query.address !== undefined) {
       rejectCursorWithAddress(query.cursor);
+      const snapshot = catalog.requireSnapshot('market');
       const rows = await this.holders.spotHoldersOf({ snapshotId: snapshot.id, coin, address: query.address.toLowerCase() });
-      return JsonText.of({ ...head, ...singleWalletPage(rows.map(toSpotHolder), query.limit), updatedAt });
+      return JsonText.of({ ...head, ...singleWalletPage(rows.map(toSpotHolder), query.limit), updatedAt: snapshot.snapshotTime.toISOString() });
     }
 
     const binding: CursorBinding = { endpoint: 'hl.spot.holders', coin, order: query.order, limit: query.limit };
     const start = this.pager.start(query, binding);
+    const snapshot = catalog.requireSnapshot('market');
+    const updatedAt = snapshot.snapshotTime.toISOString();
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'spot', coin))?.holders ?? 0;
     return this.cachedPage(snapshot.id, `spot|${coin}|${query.order}|${start}|${query.limit}`, query.limit, async () => {
       const window = rankWindow({ start, limit: query.limit, order: query.order, total });
@@ -99,20 +101,21 @@ export class HlHoldersService {
 
   private async readPerpHolders(query: PerpHoldersQueryDto): Promise<JsonText> {
     const catalog = await this.catalog.get();
-    // The coin list exists before the first snapshot: an unknown coin is the caller's error either way.
+    // As for spot: the request's own errors first, then the snapshot.
     const coin = catalog.perp.resolve(query.coin);
-    const snapshot = catalog.requireSnapshot('market');
     const head = { market: 'perp' as const, coin };
-    const updatedAt = snapshot.snapshotTime.toISOString();
 
     if (query.address !== undefined) {
       rejectCursorWithAddress(query.cursor);
+      const snapshot = catalog.requireSnapshot('market');
       const rows = await this.holders.perpHoldersOf({ snapshotId: snapshot.id, coin, address: query.address.toLowerCase() });
-      return JsonText.of({ ...head, ...singleWalletPage(rows.map(toPerpHolder), query.limit), updatedAt });
+      return JsonText.of({ ...head, ...singleWalletPage(rows.map(toPerpHolder), query.limit), updatedAt: snapshot.snapshotTime.toISOString() });
     }
 
     const binding: CursorBinding = { endpoint: 'hl.perp.holders', coin, sortBy: query.sortBy, order: query.order, limit: query.limit };
     const start = this.pager.start(query, binding);
+    const snapshot = catalog.requireSnapshot('market');
+    const updatedAt = snapshot.snapshotTime.toISOString();
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'perp', coin))?.holders ?? 0;
     const rankColumn = PERP_HOLDER_RANKS[query.sortBy];
     return this.cachedPage(snapshot.id, `perp|${coin}|${query.sortBy}|${query.order}|${start}|${query.limit}`, query.limit, async () => {

@@ -18,9 +18,10 @@ export class HlLeaderboardService {
   ) {}
 
   async getLeaderboard(query: LeaderboardQueryDto): Promise<LeaderboardDto> {
-    const snapshot = (await this.catalog.get()).requireSnapshot('leaderboard');
     const binding: CursorBinding = { endpoint: 'hl.leaderboard', sort: query.sort, order: query.order, limit: query.limit };
+    // The request's own errors (a bad cursor, a page past the offset cap) are 400 even before the first snapshot.
     const start = this.pager.start(query, binding);
+    const snapshot = (await this.catalog.get()).requireSnapshot('leaderboard');
     const total = snapshot.rows;
     const window = rankWindow({ start, limit: query.limit, order: query.order, total });
     const rows = await this.leaderboard.page({ snapshotId: snapshot.id, sort: query.sort, window });
