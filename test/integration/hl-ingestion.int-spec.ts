@@ -80,7 +80,7 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
     );
   }
 
-  async function insertMarket(market: 'perp' | 'spot', coin: string, mid: string): Promise<void> {
+  async function insertMarket(market: 'perp' | 'spot' | 'hip4', coin: string, mid: string): Promise<void> {
     await db.query(
       `INSERT INTO hl_markets (market, coin, dex, upstream_coin, mark_px, mid_px, open_interest, circulating_supply)
        VALUES ($1, $2, '', $2, $3, $3, 1000, 1000000)`,
@@ -88,11 +88,11 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
     );
   }
 
-  async function insertFill(address: string, key: string, ageMs: number): Promise<void> {
+  async function insertFill(address: string, key: string, ageMs: number, coin = 'xyz:TSLA'): Promise<void> {
     await db.query(
       `INSERT INTO hl_fills (address, fill_key, coin, time, px, sz, side, dir, closed_pnl, fee)
-       VALUES ($1, $2, 'xyz:TSLA', now() - $3 * interval '1 millisecond', 400, 1, 'B', 'Open Long', 0, 0.1)`,
-      [address, key, ageMs],
+       VALUES ($1, $2, $4, now() - $3 * interval '1 millisecond', 400, 1, 'B', 'Open Long', 0, 0.1)`,
+      [address, key, ageMs, coin],
     );
   }
 
@@ -104,11 +104,37 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
     );
   }
 
-  async function buildSnapshot(): Promise<number> {
+  async function buildSnapshot(builder = new MarketSnapshotBuilder(db)): Promise<number> {
     const store = new SnapshotStore(db);
     const id = await store.begin('market', new Date());
-    await new MarketSnapshotBuilder(db).build(id, null);
+    await builder.build(id, null);
     return id;
+  }
+
+  /**
+   * A builder whose build the mids job interrupts once: right after the first statement matching `after`,
+   * every mid moves up 10%. Deterministic, unlike racing the real job.
+   */
+  function builderWhileMidsMove(after: RegExp): MarketSnapshotBuilder {
+    let moved = false;
+    const moving = {
+      query: async (sql: string, params?: unknown[]) => {
+        const result = await db.query(sql, params);
+        if (!moved && after.test(sql)) {
+          moved = true;
+          await db.query(`UPDATE hl_markets SET mid_px = mid_px * 1.1`);
+        }
+        return result;
+      },
+    };
+    return new MarketSnapshotBuilder(moving as unknown as DataSource);
+  }
+
+  async function snapshotCoins(id: number): Promise<Array<Record<string, unknown>>> {
+    return db.query(
+      `SELECT market, coin, mark_px::text, holders, coverage::float8 FROM hl_snapshot_coins WHERE snapshot_id = $1 ORDER BY market, coin`,
+      [id],
+    );
   }
 
   describe('the address universe', () => {
@@ -183,6 +209,81 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
 
       expect(await db.query(`SELECT address FROM ${partitionName('hl_perp_holders', id)}`)).toEqual([{ address: WHALE }]);
       expect(await db.query(`SELECT address FROM ${partitionName('hl_spot_holders', id)}`)).toEqual([{ address: WHALE }]);
+    });
+
+    it('never lists a vault among smart traders, even one whose fills are still held', async () => {
+      await insertMarket('perp', 'xyz:TSLA', '400');
+      await insertMarket('hip4', '#0', '0.6');
+      await db.query(`INSERT INTO hl_addresses (address, is_vault) VALUES ($1, true)`, [VAULT]);
+      // Flagging a vault drops its positions and balances but not the fills stored while it looked like a trader.
+      for (const address of [VAULT, WHALE]) {
+        await insertFill(address, `${address}-tsla`, MINUTE_MS);
+        await insertFill(address, `${address}-yes`, MINUTE_MS, '#0');
+      }
+
+      const id = await buildSnapshot();
+
+      expect(await db.query(`SELECT market, address FROM ${partitionName('hl_smart_traders', id)} ORDER BY market`)).toEqual([
+        { market: 'hip3', address: WHALE },
+        { market: 'hip4', address: WHALE },
+      ]);
+    });
+  });
+
+  describe('one set of marks per snapshot', () => {
+    it('values every holder at the mark its snapshot stores, though the mids move during the build', async () => {
+      await insertMarket('perp', 'BTC', '100000');
+      await insertMarket('perp', 'ETH', '3000');
+      await insertMarket('spot', 'HYPE', '25');
+      await insertPosition(WHALE, 'BTC', '2');
+      await insertPosition(MINNOW, 'BTC', '-1');
+      await insertBalance(WHALE, 'HYPE', '10', '200');
+
+      const id = await buildSnapshot(builderWhileMidsMove(/INSERT INTO hl_perp_holders_s/));
+
+      // Coverage: half of |2| + |-1| against an open interest of 1000; 10 against a supply of 1,000,000.
+      expect(await snapshotCoins(id)).toEqual([
+        { market: 'perp', coin: 'BTC', mark_px: '100000', holders: 2, coverage: 0.0015 },
+        { market: 'perp', coin: 'ETH', mark_px: '3000', holders: 0, coverage: 0 },
+        { market: 'spot', coin: 'HYPE', mark_px: '25', holders: 1, coverage: 0.00001 },
+      ]);
+      const perpHolders = await db.query(
+        `SELECT address, mark_price::text, value::text FROM ${partitionName('hl_perp_holders', id)} ORDER BY address`,
+      );
+      expect(perpHolders).toEqual([
+        { address: WHALE, mark_price: '100000', value: '200000.000000' },
+        { address: MINNOW, mark_price: '100000', value: '100000.000000' },
+      ]);
+      expect(await db.query(`SELECT address, value::text FROM ${partitionName('hl_spot_holders', id)}`)).toEqual([
+        { address: WHALE, value: '250.000000' },
+      ]);
+    });
+
+    it('values smart traders and trending at the same marks as the holders', async () => {
+      await insertMarket('perp', 'xyz:TSLA', '400');
+      await insertMarket('hip4', '#0', '0.6');
+      await insertPosition(WHALE, 'xyz:TSLA', '2');
+      await insertBalance(WHALE, '+0', '10', '5');
+      await insertFill(WHALE, 'tsla', MINUTE_MS);
+      await insertFill(WHALE, 'yes', MINUTE_MS, '#0');
+
+      const id = await buildSnapshot(builderWhileMidsMove(/INSERT INTO hl_snapshot_coins/));
+
+      const traders = await db.query(
+        `SELECT market, coin, unrealized_pnl::text, current_position_notional::text
+           FROM ${partitionName('hl_smart_traders', id)} ORDER BY market`,
+      );
+      expect(traders).toEqual([
+        { market: 'hip3', coin: 'xyz:TSLA', unrealized_pnl: '600.000000', current_position_notional: '800.000000' },
+        { market: 'hip4', coin: '0', unrealized_pnl: '1.000000', current_position_notional: '0' },
+      ]);
+      const prices = await db.query(`SELECT DISTINCT coin, price::text FROM ${partitionName('hl_trending', id)}`);
+      expect(prices).toEqual([{ coin: 'xyz:TSLA', price: '400' }]);
+      // HIP-4 sides are stored too, for the smart traders' outcome tokens.
+      expect(await snapshotCoins(id)).toEqual([
+        { market: 'hip4', coin: '#0', mark_px: '0.6', holders: 0, coverage: null },
+        { market: 'perp', coin: 'xyz:TSLA', mark_px: '400', holders: 1, coverage: 0.001 },
+      ]);
     });
   });
 

@@ -12,8 +12,12 @@ export interface MarketSnapshotResult {
   coverage: Record<string, number>;
 }
 
-/** Marks used everywhere: the mid when known, else the mark. */
-const MARKS = `SELECT market, coin, COALESCE(mid_px, mark_px) AS px, open_interest, circulating_supply FROM hl_markets`;
+/**
+ * The snapshot's marks, stored first in its hl_snapshot_coins rows (the mid when known, else the mark): the
+ * mids job moves hl_markets every few seconds while a build runs, so every step reads these instead.
+ */
+const snapshotMarks = (market: 'perp' | 'spot') =>
+  `SELECT coin, mark_px AS px, reference_total FROM hl_snapshot_coins WHERE snapshot_id = $1 AND market = '${market}'`;
 
 /**
  * The few addresses a holder row needs to know about: tagged ones (tags are copied into the snapshot) and
@@ -24,17 +28,19 @@ const TAGGED_OR_VAULT = `(SELECT address, tags, is_vault FROM hl_addresses WHERE
 /**
  * Materialises one market snapshot from the latest polled states and the current marks, set-based:
  * ranked holders per coin (value and PnL recomputed at today's mark, ranks with an address tie-breaker),
- * per-coin coverage, smart-trader aggregates and trending. Writes only into the snapshot's standalone
- * partitions; SnapshotStore.publish makes it visible.
+ * per-coin coverage, smart-trader aggregates and trending. The marks are read once, into the snapshot's
+ * hl_snapshot_coins rows, so every table of one snapshot agrees on them. Writes only into the snapshot's
+ * standalone partitions and its hl_snapshot_coins rows; SnapshotStore.publish makes it visible.
  */
 @Injectable()
 export class MarketSnapshotBuilder {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async build(snapshotId: number, leaderboardSnapshotId: number | null): Promise<MarketSnapshotResult> {
+    await this.storeMarks(snapshotId);
     const perp = await this.buildPerpHolders(snapshotId);
     const spot = await this.buildSpotHolders(snapshotId);
-    await this.buildCoinSummaries(snapshotId);
+    await this.countHolders(snapshotId);
     await this.db.query(`INSERT INTO ${partitionName('hl_smart_traders', snapshotId)} ${HIP3_SMART_TRADERS_SQL}`, [snapshotId]);
     await this.db.query(`INSERT INTO ${partitionName('hl_smart_traders', snapshotId)} ${HIP4_SMART_TRADERS_SQL}`, [snapshotId]);
     await this.db.query(`INSERT INTO ${partitionName('hl_trending', snapshotId)} ${TRENDING_SQL}`, [
@@ -47,10 +53,11 @@ export class MarketSnapshotBuilder {
 
   private buildPerpHolders(snapshotId: number): Promise<number> {
     return this.insertCounted(
-      `marks AS (${MARKS} WHERE market = 'perp'),
+      `marks AS (${snapshotMarks('perp')}),
        valued AS (
          SELECT p.coin, p.address, p.szi, p.entry_px, p.leverage, p.leverage_type, p.margin_used, p.liquidation_px, p.cum_funding,
-                m.px, m.open_interest, abs(p.szi) * m.px AS value, p.szi * (m.px - p.entry_px) AS upnl, COALESCE(a.tags, '{}') AS tags
+                m.px, m.reference_total AS open_interest, abs(p.szi) * m.px AS value, p.szi * (m.px - p.entry_px) AS upnl,
+                COALESCE(a.tags, '{}') AS tags
            FROM hl_positions p JOIN marks m ON m.coin = p.coin
            LEFT JOIN ${TAGGED_OR_VAULT} a ON a.address = p.address
           WHERE p.szi <> 0 AND m.px IS NOT NULL AND a.is_vault IS NOT TRUE
@@ -74,9 +81,9 @@ export class MarketSnapshotBuilder {
     // Upstream reports USDC with entryNtl "0.0": a zero entry notional is an unknown cost basis, as NULL is,
     // so the holder gets no entry price, uPnL or ROE instead of a zero price and its whole balance as profit.
     return this.insertCounted(
-      `marks AS (${MARKS} WHERE market = 'spot'),
+      `marks AS (${snapshotMarks('spot')}),
        valued AS (
-         SELECT b.coin, b.address, b.total, NULLIF(b.entry_ntl, 0) AS entry_ntl, m.circulating_supply, b.total * m.px AS value,
+         SELECT b.coin, b.address, b.total, NULLIF(b.entry_ntl, 0) AS entry_ntl, m.reference_total AS circulating_supply, b.total * m.px AS value,
                 COALESCE(a.tags, '{}') AS tags
            FROM hl_spot_balances b JOIN marks m ON m.coin = b.coin
            LEFT JOIN ${TAGGED_OR_VAULT} a ON a.address = b.address
@@ -97,23 +104,35 @@ export class MarketSnapshotBuilder {
   }
 
   /**
+   * One read of hl_markets per build: every listed coin (HIP-4 sides too, for the smart traders) with its
+   * mark and the total its coverage is measured against, holders 0 until countHolders fills them in.
+   */
+  private async storeMarks(snapshotId: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO hl_snapshot_coins (snapshot_id, market, coin, holders, mark_px, reference_total, seen_total, coverage)
+       SELECT $1::bigint, market, coin, 0, px, reference_total, 0, CASE WHEN reference_total > 0 THEN 0 END
+         FROM (SELECT market, coin, COALESCE(mid_px, mark_px) AS px,
+                      CASE market WHEN 'perp' THEN open_interest WHEN 'spot' THEN circulating_supply END AS reference_total
+                 FROM hl_markets) m`,
+      [snapshotId],
+    );
+  }
+
+  /**
    * Holders per coin and what share of the coin the snapshot saw: open interest counts one side, so the
    * seen share is half the summed sizes of the longs and shorts read; spot balances against supply.
    */
-  private async buildCoinSummaries(snapshotId: number): Promise<void> {
+  private async countHolders(snapshotId: number): Promise<void> {
     await this.db.query(
-      `INSERT INTO hl_snapshot_coins (snapshot_id, market, coin, holders, mark_px, reference_total, seen_total, coverage)
-       SELECT $1::bigint, 'perp', m.coin, COALESCE(h.holders, 0), m.px, m.open_interest, COALESCE(h.seen, 0),
-              CASE WHEN m.open_interest > 0 THEN round(LEAST(COALESCE(h.seen, 0) / m.open_interest, 1), 6) END
-         FROM (${MARKS} WHERE market = 'perp') m
-         LEFT JOIN (SELECT coin, count(*)::int AS holders, sum(size) / 2 AS seen
-                      FROM ${partitionName('hl_perp_holders', snapshotId)} GROUP BY coin) h ON h.coin = m.coin
-       UNION ALL
-       SELECT $1::bigint, 'spot', m.coin, COALESCE(h.holders, 0), m.px, m.circulating_supply, COALESCE(h.seen, 0),
-              CASE WHEN m.circulating_supply > 0 THEN round(LEAST(COALESCE(h.seen, 0) / m.circulating_supply, 1), 6) END
-         FROM (${MARKS} WHERE market = 'spot') m
-         LEFT JOIN (SELECT coin, count(*)::int AS holders, sum(balance) AS seen
-                      FROM ${partitionName('hl_spot_holders', snapshotId)} GROUP BY coin) h ON h.coin = m.coin`,
+      `UPDATE hl_snapshot_coins c
+          SET holders = h.holders, seen_total = h.seen,
+              coverage = CASE WHEN c.reference_total > 0 THEN round(LEAST(h.seen / c.reference_total, 1), 6) END
+         FROM (SELECT 'perp' AS market, coin, count(*)::int AS holders, sum(size) / 2 AS seen
+                 FROM ${partitionName('hl_perp_holders', snapshotId)} GROUP BY coin
+               UNION ALL
+               SELECT 'spot', coin, count(*)::int, sum(balance)
+                 FROM ${partitionName('hl_spot_holders', snapshotId)} GROUP BY coin) h
+        WHERE c.snapshot_id = $1 AND c.market = h.market AND c.coin = h.coin`,
       [snapshotId],
     );
   }

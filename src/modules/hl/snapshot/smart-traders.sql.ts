@@ -1,21 +1,26 @@
+/** Correlated on the fills' alias `f`; a handful of vaults, so an anti-join per statement. */
+const VAULT = `SELECT 1 FROM hl_addresses v WHERE v.address = f.address AND v.is_vault`;
+
 /**
  * Smart-trader aggregates (docs/decisions.md): over every fill we hold for a trader on the coin,
  * totalBuyUsd/totalSellUsd = Σ px×sz by side, totalFeeUsd = Σ fee, realizedPnl = Σ closedPnl,
  * unrealizedPnl from the current position at today's mark, pnl = realized + unrealized − fees,
- * pnlPct = pnl ÷ totalBuyUsd × 100 (0 without buys). $1 = snapshot id.
+ * pnlPct = pnl ÷ totalBuyUsd × 100 (0 without buys). Marks are the snapshot's own (hl_snapshot_coins), as
+ * the holders'. Vaults are left out as they are among holders: fills stored before an address was flagged
+ * are still held. $1 = snapshot id.
  */
 export const HIP3_SMART_TRADERS_SQL = `
   WITH agg AS (
     SELECT address, coin,
            sum(px * sz) FILTER (WHERE side = 'B') AS buy, sum(px * sz) FILTER (WHERE side = 'A') AS sell,
            sum(fee) AS fee, sum(closed_pnl) AS realized, count(*)::int AS trades, max(time) AS last_at
-      FROM hl_fills WHERE coin LIKE '%:%' GROUP BY address, coin
+      FROM hl_fills f WHERE coin LIKE '%:%' AND NOT EXISTS (${VAULT}) GROUP BY address, coin
   ), joined AS (
     SELECT a.*, COALESCE(a.buy, 0) AS b, COALESCE(a.sell, 0) AS s, COALESCE(p.szi, 0) AS szi,
-           COALESCE(p.szi * (COALESCE(m.mid_px, m.mark_px) - p.entry_px), 0) AS upnl, COALESCE(m.mid_px, m.mark_px, 0) AS px
+           COALESCE(p.szi * (m.mark_px - p.entry_px), 0) AS upnl, COALESCE(m.mark_px, 0) AS px
       FROM agg a
       LEFT JOIN hl_positions p ON p.address = a.address AND p.coin = a.coin
-      LEFT JOIN hl_markets m ON m.market = 'perp' AND m.coin = a.coin
+      LEFT JOIN hl_snapshot_coins m ON m.snapshot_id = $1 AND m.market = 'perp' AND m.coin = a.coin
   )
   SELECT $1::bigint, 'hip3', coin, address, round(b, 6), round(s, 6), round(fee, 6), round(realized, 6), round(upnl, 6),
          round(realized + upnl - fee, 6),
@@ -30,7 +35,7 @@ export const HIP3_SMART_TRADERS_SQL = `
 export const HIP4_SMART_TRADERS_SQL = `
   WITH fills AS (
     SELECT address, substr(coin, 2)::int / 10 AS outcome, px, sz, side, fee, closed_pnl, time
-      FROM hl_fills WHERE coin ~ '^#[0-9]+$'
+      FROM hl_fills f WHERE coin ~ '^#[0-9]+$' AND NOT EXISTS (${VAULT})
   ), agg AS (
     SELECT address, outcome,
            COALESCE(sum(px * sz) FILTER (WHERE side = 'B'), 0) AS b, COALESCE(sum(px * sz) FILTER (WHERE side = 'A'), 0) AS s,
@@ -38,9 +43,9 @@ export const HIP4_SMART_TRADERS_SQL = `
       FROM fills GROUP BY address, outcome
   ), held AS (
     SELECT bal.address, substr(bal.coin, 2)::int / 10 AS outcome,
-           sum(bal.total * COALESCE(m.mid_px, m.mark_px, 0) - COALESCE(bal.entry_ntl, 0)) AS upnl
+           sum(bal.total * COALESCE(m.mark_px, 0) - COALESCE(bal.entry_ntl, 0)) AS upnl
       FROM hl_spot_balances bal
-      JOIN hl_markets m ON m.market = 'hip4' AND m.coin = '#' || substr(bal.coin, 2)
+      JOIN hl_snapshot_coins m ON m.snapshot_id = $1 AND m.market = 'hip4' AND m.coin = '#' || substr(bal.coin, 2)
      WHERE bal.coin ~ '^[+][0-9]+$'
      GROUP BY 1, 2
   )

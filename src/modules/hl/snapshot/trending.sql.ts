@@ -1,5 +1,6 @@
 /**
- * Trending per period and market (docs/decisions.md). For each listed coin: price = current mid,
+ * Trending per period and market (docs/decisions.md). For each listed coin: price = the snapshot's mark
+ * (hl_snapshot_coins: the mid when known, else the mark, as the holders are valued at),
  * priceChange = % change against the mid sampled `period` ago (24 h falls back to prevDayPx), buy/sell
  * addresses = distinct takers' counterparties by side in the period (buyer of a trade, seller of a trade),
  * smartBuy/smartSell = those among smart addresses (top 500 all-time PnL on the leaderboard, or tagged
@@ -13,9 +14,10 @@ export const TRENDING_SQL = `
     UNION SELECT address FROM hl_addresses WHERE 'smart' = ANY(tags)
   ),
   coins AS (
-    SELECT market, coin, upstream_coin, COALESCE(mid_px, mark_px) AS px, prev_day_px,
-           CASE market WHEN 'spot' THEN 'spot:' || coin ELSE coin END AS sample_coin
-      FROM hl_markets WHERE market IN ('perp', 'spot') AND COALESCE(mid_px, mark_px) > 0
+    SELECT m.market, m.coin, m.upstream_coin, sc.mark_px AS px, m.prev_day_px,
+           CASE m.market WHEN 'spot' THEN 'spot:' || m.coin ELSE m.coin END AS sample_coin
+      FROM hl_markets m JOIN hl_snapshot_coins sc ON sc.snapshot_id = $1 AND sc.market = m.market AND sc.coin = m.coin
+     WHERE m.market IN ('perp', 'spot') AND sc.mark_px > 0
   ),
   stats AS (
     SELECT p.period, p.minutes, c.market, c.coin, c.px,
