@@ -550,11 +550,11 @@ describe('Exchange-chain analytics reads (/hl)', () => {
     });
 
     describe('GET /hl/hip4/smart-trader', () => {
-      it('answers the outcome with both sides merged and the YES mid as markPx', async () => {
+      it('answers the outcome with both sides merged and the YES mark its snapshot stored as markPx', async () => {
         const data = await ok('/hl/hip4/smart-trader?outcomeId=0', '2');
         expect(Object.keys(data).sort()).toEqual(['hasMore', 'items', 'limit', 'markPx', 'outcomeId', 'outcomeName', 'page', 'sides', 'total', 'updatedAt']);
         expect(data).toEqual(expect.objectContaining({
-          outcomeId: '0', outcomeName: HL_SEED.outcome.name, markPx: HL_SEED.outcome.yesMid, sides: ['YES', 'NO'],
+          outcomeId: '0', outcomeName: HL_SEED.outcome.name, markPx: HL_SEED.outcome.snapshotYesMark, sides: ['YES', 'NO'],
           page: 1, limit: 50, total: HL_SEED.outcome.traders, hasMore: false,
         }));
         for (const item of data.items) expect(Object.keys(item).sort()).toEqual([...HIP4_TRADER_KEYS].sort());

@@ -22,7 +22,8 @@ export const HL_SEED = {
   nvda: { coin: 'xyz:NVDA', mark: '180', traders: 5 },
   hype: { coin: 'HYPE', holders: 57, mark: '25' },
   purr: { coin: 'PURR' },
-  outcome: { id: 0, name: 'BTC above 100k on Dec 31', yesMid: '0.62', noMid: '0.38', traders: 30 },
+  // snapshotYesMark: the YES mark the market snapshot stored (the live mid has moved since).
+  outcome: { id: 0, name: 'BTC above 100k on Dec 31', yesMid: '0.62', noMid: '0.38', snapshotYesMark: '0.61', traders: 30 },
   otherOutcome: { id: 1, name: 'ETH flips BTC in 2026', traders: 3 },
   leaderboardRows: 250,
   trending: { spot: 12, perp: 60 },
@@ -124,6 +125,8 @@ export async function publishHlMarketSnapshot(t: TestApp, options: MarketSnapsho
     ['perp', 'xyz:NVDA', 0, HL_SEED.nvda.mark],
     ['spot', 'HYPE', HL_SEED.hype.holders, HL_SEED.hype.mark],
     ['spot', 'PURR', 0, '0.2'],
+    // As the builder stores HIP-4 sides: their marks, no holders. Outcome 1 has none (a snapshot built before).
+    ['hip4', '#0', 0, HL_SEED.outcome.snapshotYesMark],
   ];
   for (const [market, coin, holders, mark] of coins) {
     await t.db.query(

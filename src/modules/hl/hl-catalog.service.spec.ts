@@ -47,7 +47,7 @@ describe(HlCatalog.name, () => {
   });
 
   it('gives an outcome the YES side mid as its mark', () => {
-    expect(sut.outcome(0)).toEqual({ outcomeId: 0, name: 'Yes or no', markPx: '0.6' });
+    expect(sut.outcome(0)).toEqual({ outcomeId: 0, name: 'Yes or no', markPx: '0.6', yesCoin: '#0' });
     expect(() => sut.outcome(7)).toThrow('outcomeId: unknown outcome "7"');
   });
 

@@ -51,6 +51,8 @@ export interface HlOutcome {
   name: string;
   /** The YES side's mid (hl_markets.mid_px, else its mark), null when neither is known. */
   markPx: string | null;
+  /** The YES side's coin (`#<10·o>`), under which a market snapshot stores the mark it valued the outcome at. */
+  yesCoin: string | null;
 }
 
 /** An immutable view of the reference data; every lookup is synchronous. */
@@ -108,7 +110,7 @@ export class HlCatalog {
     }
     const outcomes = new Map<number, HlOutcome>();
     for (const [outcomeId, { name, yes }] of sides) {
-      outcomes.set(outcomeId, { outcomeId, name: name ?? '', markPx: yes?.midPx ?? yes?.markPx ?? null });
+      outcomes.set(outcomeId, { outcomeId, name: name ?? '', markPx: yes?.midPx ?? yes?.markPx ?? null, yesCoin: yes?.coin ?? null });
     }
     return new HlCatalog(perp, spot, hip3, outcomes, marks, snapshots);
   }
@@ -139,7 +141,7 @@ export class HlCatalogService {
   }
 
   /** hl_snapshot_coins of one coin in a market snapshot; undefined when the snapshot has no holders for it. */
-  async snapshotCoin(snapshotId: number, market: 'perp' | 'spot', coin: string): Promise<SnapshotCoinRow | undefined> {
+  async snapshotCoin(snapshotId: number, market: 'perp' | 'spot' | 'hip4', coin: string): Promise<SnapshotCoinRow | undefined> {
     const coins = await this.snapshotCoins.get(snapshotId, 'all', async () => {
       const rows = await this.markets.listSnapshotCoins(snapshotId);
       return new Map(rows.map((row) => [`${row.market}:${row.coin}`, row]));

@@ -41,11 +41,15 @@ export class HlSmartTradersService {
     const outcome = catalog.outcome(Number(query.outcomeId));
     const snapshot = catalog.requireSnapshot('market');
     const outcomeId = String(outcome.outcomeId);
+    // The mark the snapshot valued the outcome at, as HIP-3's; snapshots built before it stored HIP-4 marks
+    // have none, and then the live one answers.
+    const stored = outcome.yesCoin === null ? undefined : await this.catalog.snapshotCoin(snapshot.id, 'hip4', outcome.yesCoin);
+    const markPx = stored?.markPx ?? outcome.markPx;
     const page = await this.page({ snapshotId: snapshot.id, market: 'hip4', coin: outcomeId, address: query.address?.toLowerCase() }, query, toHip4Trader);
     return {
       outcomeId,
       outcomeName: outcome.name,
-      markPx: outcome.markPx === null ? null : toDecimalString(outcome.markPx),
+      markPx: markPx === null ? null : toDecimalString(markPx),
       sides: HIP4_SIDES,
       ...page,
       updatedAt: snapshot.snapshotTime.toISOString(),
