@@ -100,3 +100,17 @@ describe('loadAppConfig: Hyperliquid weight', () => {
     expect(() => loadAppConfig({ HYPERLIQUID_HISTORY_WEIGHT_SHARE: text })).toThrow(/HYPERLIQUID_HISTORY_WEIGHT_SHARE/);
   });
 });
+
+describe('loadAppConfig: positions polling', () => {
+  it('reads every HIP-3 dex of an address at least hourly unless told otherwise', () => {
+    expect(loadAppConfig({}).hlJobs.fullReadIntervalMs).toBe(3_600_000);
+    expect(loadAppConfig({ HL_FULL_READ_INTERVAL_MS: '' }).hlJobs.fullReadIntervalMs).toBe(3_600_000);
+    // 0: every read is a full one, as before partial reads.
+    expect(loadAppConfig({ HL_FULL_READ_INTERVAL_MS: '0' }).hlJobs.fullReadIntervalMs).toBe(0);
+    expect(loadAppConfig({ HL_FULL_READ_INTERVAL_MS: '21600000' }).hlJobs.fullReadIntervalMs).toBe(21_600_000);
+  });
+
+  it.each(['-1', '86400001', '1.5', 'hourly'])('refuses HL_FULL_READ_INTERVAL_MS=%s, naming the variable', (text) => {
+    expect(() => loadAppConfig({ HL_FULL_READ_INTERVAL_MS: text })).toThrow(/HL_FULL_READ_INTERVAL_MS/);
+  });
+});

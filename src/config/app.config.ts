@@ -33,6 +33,8 @@ export interface AppConfig {
     leaderboardIntervalMs: number;
     pollConcurrency: number;
     pollBatch: number;
+    /** Every HIP-3 dex is read at least this often per address; in between only those it held positions on. */
+    fullReadIntervalMs: number;
     snapshotRetention: number;
     /** Fills older than this are pruned: the smart-trader aggregates are over the fills held. */
     fillsRetentionDays: number;
@@ -87,6 +89,7 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       leaderboardIntervalMs: env.HL_LEADERBOARD_INTERVAL_MS,
       pollConcurrency: env.HL_POLL_CONCURRENCY,
       pollBatch: env.HL_POLL_BATCH,
+      fullReadIntervalMs: env.HL_FULL_READ_INTERVAL_MS,
       snapshotRetention: env.HL_SNAPSHOT_RETENTION,
       fillsRetentionDays: env.HL_FILLS_RETENTION_DAYS,
     },

@@ -144,6 +144,10 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
   HL_POLL_BATCH = 200;
 
+  // An hour: how long a HIP-3 position opened without a trade we saw can go unread. 0 reads every dex every time.
+  @Transform(toInt) @IsInt() @Min(0) @Max(86_400_000)
+  HL_FULL_READ_INTERVAL_MS = 3_600_000;
+
   // At least 2: a reader that looked up the current id just before a publish must still find its partition.
   @Transform(toInt) @IsInt() @Min(2) @Max(100)
   HL_SNAPSHOT_RETENTION = 3;

@@ -6,7 +6,11 @@ import { AppConfig } from '../../src/config/app.config';
 import { buildDataSourceOptions } from '../../src/infra/database/data-source';
 import { runMigrationsLocked } from '../../src/infra/database/run-migrations';
 import { JobRunsRepository } from '../../src/jobs/job-runs.repository';
+import { HyperliquidInfoClient } from '../../src/providers/hyperliquid/hyperliquid-info.client';
+import { ClearinghouseState } from '../../src/providers/hyperliquid/hyperliquid.types';
 import { HlAddressesRepository } from '../../src/modules/hl/jobs/hl-addresses.repository';
+import { HlStateRepository, PositionRow } from '../../src/modules/hl/jobs/hl-state.repository';
+import { PositionsJob } from '../../src/modules/hl/jobs/positions.job';
 import { SnapshotJob } from '../../src/modules/hl/jobs/snapshot.job';
 import { MarketSnapshotBuilder } from '../../src/modules/hl/snapshot/market-snapshot.builder';
 import { partitionName } from '../../src/modules/hl/snapshot/snapshot-tables';
@@ -17,6 +21,7 @@ const WHALE = '0x' + 'a'.repeat(40);
 const MINNOW = '0x' + 'b'.repeat(40);
 const VAULT = '0x' + 'c'.repeat(40);
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 
 /**
@@ -65,11 +70,11 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
     );
   }
 
-  async function insertPosition(address: string, coin: string, szi: string): Promise<void> {
+  async function insertPosition(address: string, coin: string, szi: string, dex = ''): Promise<void> {
     await db.query(
       `INSERT INTO hl_positions (address, coin, dex, szi, entry_px, leverage_type, leverage, position_value, unrealized_pnl, margin_used, read_at)
-       VALUES ($1, $2, '', $3, 100, 'cross', 5, 0, 0, 0, now())`,
-      [address, coin, szi],
+       VALUES ($1, $2, $4, $3, 100, 'cross', 5, 0, 0, 0, now())`,
+      [address, coin, szi, dex],
     );
   }
 
@@ -148,7 +153,7 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
       await addresses.upsertAddresses({ addresses: [WHALE], source: 'operator', tags: ['desk-a'] });
 
       expect(await accountValue(WHALE)).toBe('5000000');
-      expect((await addresses.dueAddresses(10)).map((d) => d.address)).toEqual([WHALE, MINNOW]);
+      expect((await addresses.dueAddresses({ limit: 10, fullReadIntervalMs: HOUR_MS })).map((d) => d.address)).toEqual([WHALE, MINNOW]);
     });
 
     it('takes the new value when the source has one, and 0 for an address first seen without one', async () => {
@@ -175,9 +180,170 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
         lastTradeAt: new Map([[MINNOW, now - 5_000], [WHALE, now - 2 * MINUTE_MS]]),
       });
 
-      expect((await addresses.dueAddresses(10)).map((d) => d.address)).toEqual([MINNOW]);
+      expect((await addresses.dueAddresses({ limit: 10, fullReadIntervalMs: HOUR_MS })).map((d) => d.address)).toEqual([MINNOW]);
       const [row] = await db.query(`SELECT extract(epoch FROM last_active_at) * 1000 AS at FROM hl_addresses WHERE address = $1`, [MINNOW]);
       expect(Math.round(Number(row.at))).toBe(now - 5_000);
+    });
+  });
+
+  describe('reading HIP-3 dexes', () => {
+    const DEXES = ['xyz', 'flx'];
+    /** Upstream positions by `address@dex` ('' is the native dex). */
+    let upstream: Map<string, Array<{ coin: string; szi: string }>>;
+    /** Every perp read the job made, as `address@dex`. */
+    let perpReads: string[];
+    let spotReads: string[];
+
+    function clearinghouse(positions: Array<{ coin: string; szi: string }>): ClearinghouseState {
+      return {
+        assetPositions: positions.map(({ coin, szi }) => ({
+          coin, szi, entryPx: '100', positionValue: '200', unrealizedPnl: '0', returnOnEquity: '0', liquidationPx: null,
+          marginUsed: '40', leverage: { type: 'cross', value: 5, rawUsd: null }, maxLeverage: null, cumFunding: null,
+        })),
+        marginSummary: { accountValue: '1000', totalNtlPos: '200', totalRawUsd: '800', totalMarginUsed: '40' },
+        crossMarginSummary: null,
+        crossMaintenanceMarginUsed: null,
+        withdrawable: '0',
+        time: null,
+      };
+    }
+
+    function makeSut(): PositionsJob {
+      const client = {
+        clearinghouseState: async (user: string, dex = '') => {
+          perpReads.push(`${user}@${dex}`);
+          return clearinghouse(upstream.get(`${user}@${dex}`) ?? []);
+        },
+        spotClearinghouseState: async (user: string) => (spotReads.push(user), { balances: [] }),
+      } as unknown as HyperliquidInfoClient;
+      const hlJobs = { pollBatch: 100, pollConcurrency: 2, positionsIntervalMs: 5000, fullReadIntervalMs: HOUR_MS };
+      const config = { get: (key: string) => (key === 'hlJobs' ? hlJobs : undefined) } as unknown as ConfigService<AppConfig, true>;
+      return new PositionsJob(client, new HlStateRepository(db), addresses, config);
+    }
+
+    /** Runs one polling round and returns the perp reads it made, sorted. */
+    async function pollRound(): Promise<string[]> {
+      perpReads = [];
+      spotReads = [];
+      await makeSut().run();
+      return perpReads.sort();
+    }
+
+    async function makeDue(): Promise<void> {
+      await db.query(`UPDATE hl_addresses SET next_poll_at = now()`);
+    }
+
+    async function heldCoins(address: string): Promise<string[]> {
+      const rows = await db.query(`SELECT coin FROM hl_positions WHERE address = $1 ORDER BY coin`, [address]);
+      return rows.map((r: { coin: string }) => r.coin);
+    }
+
+    beforeEach(async () => {
+      await db.query(
+        `INSERT INTO hl_markets (market, coin, dex, upstream_coin)
+         VALUES ('perp', 'BTC', '', 'BTC'), ('perp', 'xyz:TSLA', 'xyz', 'xyz:TSLA'), ('perp', 'flx:GOLD', 'flx', 'flx:GOLD')`,
+      );
+      upstream = new Map([
+        [`${WHALE}@`, [{ coin: 'BTC', szi: '2' }]],
+        [`${WHALE}@xyz`, [{ coin: 'xyz:TSLA', szi: '5' }]],
+        [`${MINNOW}@`, [{ coin: 'BTC', szi: '-1' }]],
+      ]);
+      await addresses.upsertAddresses({ addresses: [WHALE, MINNOW], source: 'leaderboard' });
+    });
+
+    it('reads every dex on an address its first time, then only native and spot where it holds nothing on HIP-3', async () => {
+      expect(await pollRound()).toEqual([`${MINNOW}@`, ...DEXES.map((dex) => `${MINNOW}@${dex}`), `${WHALE}@`, ...DEXES.map((dex) => `${WHALE}@${dex}`)].sort());
+
+      await makeDue();
+      const reads = await pollRound();
+
+      expect(reads.filter((r) => r.startsWith(MINNOW))).toEqual([`${MINNOW}@`]);
+      expect(spotReads.sort()).toEqual([WHALE, MINNOW].sort());
+      expect(await heldCoins(MINNOW)).toEqual(['BTC']);
+    });
+
+    it('reads an address on the HIP-3 dex it holds a position on, and not on the others', async () => {
+      await pollRound();
+      await makeDue();
+
+      const reads = await pollRound();
+
+      expect(reads.filter((r) => r.startsWith(WHALE))).toEqual([`${WHALE}@`, `${WHALE}@xyz`]);
+      expect(await heldCoins(WHALE)).toEqual(['BTC', 'xyz:TSLA']);
+    });
+
+    it('reads every dex again once the last full read is older than the interval', async () => {
+      await pollRound();
+      await db.query(`UPDATE hl_addresses SET full_read_at = now() - interval '61 minutes' WHERE address = $1`, [MINNOW]);
+      await makeDue();
+
+      const reads = await pollRound();
+
+      expect(reads.filter((r) => r.startsWith(MINNOW))).toEqual([`${MINNOW}@`, `${MINNOW}@flx`, `${MINNOW}@xyz`]);
+      expect(reads.filter((r) => r.startsWith(WHALE))).toEqual([`${WHALE}@`, `${WHALE}@xyz`]);
+    });
+
+    it('reads every dex again after a trade since the last read, and picks up a new HIP-3 position at once', async () => {
+      await pollRound();
+      await makeDue();
+      expect((await pollRound()).filter((r) => r.startsWith(MINNOW))).toEqual([`${MINNOW}@`]);
+      upstream.set(`${MINNOW}@flx`, [{ coin: 'flx:GOLD', szi: '3' }]);
+
+      await addresses.upsertAddresses({ addresses: [MINNOW], source: 'trades', lastTradeAt: new Map([[MINNOW, Date.now()]]) });
+      const reads = await pollRound();
+
+      expect(reads).toEqual([`${MINNOW}@`, `${MINNOW}@flx`, `${MINNOW}@xyz`]);
+      expect(await heldCoins(MINNOW)).toEqual(['BTC', 'flx:GOLD']);
+    });
+
+    it('reads every dex after a trade made before a partial read but recorded after it', async () => {
+      await pollRound();
+      await db.query(`UPDATE hl_addresses SET full_read_at = now() - interval '10 minutes', polled_at = now() - interval '10 minutes'`);
+      await makeDue();
+      await pollRound();
+      // Trades are noticed minutes late: this one precedes the partial read, so it is not due at once...
+      await addresses.upsertAddresses({ addresses: [MINNOW], source: 'trades', lastTradeAt: new Map([[MINNOW, Date.now() - 5 * MINUTE_MS]]) });
+      expect(await addresses.dueAddresses({ limit: 10, fullReadIntervalMs: HOUR_MS })).toEqual([]);
+      await makeDue();
+
+      const reads = await pollRound();
+
+      // ...but that read did not look at the dexes the trade may have opened a position on, so the next one does.
+      expect(reads.filter((r) => r.startsWith(MINNOW))).toEqual([`${MINNOW}@`, `${MINNOW}@flx`, `${MINNOW}@xyz`]);
+      expect(reads.filter((r) => r.startsWith(WHALE))).toEqual([`${WHALE}@`, `${WHALE}@xyz`]);
+    });
+
+    it('replaces only the dexes a partial read covered, and every position of an address read in full', async () => {
+      await insertPosition(WHALE, 'BTC', '2');
+      await insertPosition(WHALE, 'xyz:TSLA', '5', 'xyz');
+      await insertPosition(WHALE, 'flx:GOLD', '7', 'flx');
+      await insertPosition(MINNOW, 'BTC', '-1');
+      await insertPosition(MINNOW, 'flx:GOLD', '1', 'flx');
+      await insertBalance(WHALE, 'HYPE', '10', '250');
+      const position = (address: string, coin: string, dex: string, szi: string): PositionRow => ({
+        address, coin, dex, szi, entryPx: '100', leverageType: 'cross', leverage: '5', positionValue: '0', unrealizedPnl: '0',
+        marginUsed: '0', liquidationPx: null, cumFunding: null,
+      });
+
+      await new HlStateRepository(db).saveAccountStates({
+        addresses: [WHALE, MINNOW],
+        positions: [position(WHALE, 'ETH', '', '1'), position(MINNOW, 'ETH', '', '4')],
+        balances: [],
+        accountValues: new Map([[WHALE, '1000'], [MINNOW, '10']]),
+        errors: new Map(),
+        // The whale was read on the native dex and xyz (where it held TSLA, now closed); the minnow in full.
+        partialReads: new Map([[WHALE, ['', 'xyz']]]),
+        baseIntervalMs: 5000,
+      });
+
+      expect(await db.query(`SELECT address, coin, szi::text FROM hl_positions ORDER BY address, coin`)).toEqual([
+        { address: WHALE, coin: 'ETH', szi: '1' },
+        { address: WHALE, coin: 'flx:GOLD', szi: '7' },
+        { address: MINNOW, coin: 'ETH', szi: '4' },
+      ]);
+      expect(await db.query(`SELECT address FROM hl_spot_balances`)).toEqual([]);
+      const fullReads = await db.query(`SELECT address, full_read_at IS NOT NULL AS full FROM hl_addresses ORDER BY address`);
+      expect(fullReads).toEqual([{ address: WHALE, full: false }, { address: MINNOW, full: true }]);
     });
   });
 
@@ -192,7 +358,7 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
 
       expect(await db.query(`SELECT address FROM hl_positions`)).toEqual([{ address: WHALE }]);
       expect(await db.query(`SELECT address FROM hl_spot_balances`)).toEqual([]);
-      expect(await addresses.dueAddresses(10)).toEqual([expect.objectContaining({ address: WHALE })]);
+      expect(await addresses.dueAddresses({ limit: 10, fullReadIntervalMs: HOUR_MS })).toEqual([expect.objectContaining({ address: WHALE })]);
     });
 
     it('never lists a vault in a snapshot, even one whose state is still held', async () => {

@@ -7,6 +7,7 @@ import { LedgerReferenceIndex1764200000000 } from './migrations/1764200000000-le
 import { LedgerReferenceUuid1764300000000 } from './migrations/1764300000000-ledger-reference-uuid';
 import { LedgerAccountPrimaryKey1764400000000 } from './migrations/1764400000000-ledger-account-primary-key';
 import { RetentionIndexes1764500000000 } from './migrations/1764500000000-retention-indexes';
+import { AddressFullRead1764600000000 } from './migrations/1764600000000-address-full-read';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   LedgerReferenceUuid1764300000000,
   LedgerAccountPrimaryKey1764400000000,
   RetentionIndexes1764500000000,
+  AddressFullRead1764600000000,
 ];

@@ -82,16 +82,26 @@ export class HlAddressesRepository {
 
   /**
    * Large and active accounts first: due addresses (a trade after the last read makes one due at once, see
-   * upsertAddresses) by account value, never-polled ones before all.
+   * upsertAddresses) by account value, never-polled ones before all. `fullReadDue` says whether this read
+   * must cover every HIP-3 dex: never read in full, last read in full longer than `fullReadIntervalMs` ago,
+   * or seen trading since (a trade can open a position on a dex it held nothing on). Measured from the last
+   * full read rather than the last read: trades are noticed minutes late, so one made before a partial read
+   * may be recorded after it, and a failed read must not use up the trade either.
    */
-  async dueAddresses(limit: number): Promise<Array<{ address: string; accountValue: string }>> {
-    const rows: Array<{ address: string; account_value: string }> = await this.db.query(
-      `SELECT address, account_value::text FROM hl_addresses
+  async dueAddresses({ limit, fullReadIntervalMs }: {
+    limit: number;
+    fullReadIntervalMs: number;
+  }): Promise<Array<{ address: string; accountValue: string; fullReadDue: boolean }>> {
+    const rows: Array<{ address: string; account_value: string; full_read_due: boolean }> = await this.db.query(
+      `SELECT address, account_value::text,
+              (full_read_at IS NULL OR full_read_at <= now() - $2 * interval '1 millisecond' OR COALESCE(last_active_at > full_read_at, false))
+                AS full_read_due
+         FROM hl_addresses
         WHERE NOT is_vault AND next_poll_at <= now()
         ORDER BY polled_at IS NULL DESC, account_value DESC, address LIMIT $1`,
-      [limit],
+      [limit, fullReadIntervalMs],
     );
-    return rows.map((r) => ({ address: r.address, accountValue: r.account_value }));
+    return rows.map((r) => ({ address: r.address, accountValue: r.account_value, fullReadDue: r.full_read_due }));
   }
 
   async addressesWantingFills(limit: number): Promise<Array<{ address: string; polledUntil: number | null }>> {

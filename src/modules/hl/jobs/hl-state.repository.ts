@@ -137,21 +137,44 @@ export class HlStateRepository {
     return Number(count);
   }
 
+  /** The HIP-3 dexes each of `addresses` held positions on at its last read (addresses holding none are left out). */
+  async heldDexes(addresses: string[]): Promise<Map<string, string[]>> {
+    if (addresses.length === 0) return new Map();
+    const rows: Array<{ address: string; dexes: string[] }> = await this.db.query(
+      `SELECT address, array_agg(DISTINCT dex::text) AS dexes FROM hl_positions
+        WHERE address = ANY($1::text[]) AND dex <> '' GROUP BY address`,
+      [addresses],
+    );
+    return new Map(rows.map((r) => [r.address, r.dexes]));
+  }
 
-
-
-  /** Replaces the latest known positions and balances of the polled addresses, and schedules their next read. */
-  async saveAccountStates({ addresses, positions, balances, accountValues, errors, baseIntervalMs }: {
+  /**
+   * Replaces the latest known positions and balances of the polled addresses, and schedules their next read.
+   * An address in `partialReads` was read on those perp dexes only ('' is the native one): its positions on
+   * the others stay as they were. Any other address was read on every dex, and all its positions are replaced
+   * (so a delisted dex's positions go too). Spot is read every time and always replaced.
+   */
+  async saveAccountStates({ addresses, positions, balances, accountValues, errors, partialReads, baseIntervalMs }: {
     addresses: string[];
     positions: PositionRow[];
     balances: SpotBalanceRow[];
     accountValues: Map<string, string>;
     errors: Map<string, string>;
+    partialReads: Map<string, string[]>;
     baseIntervalMs: number;
   }): Promise<void> {
     const ok = addresses.filter((a) => !errors.has(a));
+    const fullyRead = ok.filter((a) => !partialReads.has(a));
+    const partlyRead = ok.flatMap((address) => (partialReads.get(address) ?? []).map((dex) => ({ address, dex })));
     await this.db.transaction(async (tx) => {
-      await tx.query(`DELETE FROM hl_positions WHERE address = ANY($1::text[])`, [ok]);
+      await tx.query(`DELETE FROM hl_positions WHERE address = ANY($1::text[])`, [fullyRead]);
+      if (partlyRead.length > 0) {
+        await tx.query(
+          `DELETE FROM hl_positions p USING unnest($1::text[], $2::text[]) AS r(address, dex)
+            WHERE p.address = r.address AND p.dex = r.dex`,
+          [partlyRead.map((r) => r.address), partlyRead.map((r) => r.dex)],
+        );
+      }
       await tx.query(`DELETE FROM hl_spot_balances WHERE address = ANY($1::text[])`, [ok]);
       if (positions.length > 0) {
         await tx.query(
@@ -177,6 +200,7 @@ export class HlStateRepository {
       await tx.query(
         `UPDATE hl_addresses a SET
            polled_at = now(),
+           full_read_at = CASE WHEN v.full_read THEN now() ELSE a.full_read_at END,
            poll_error = v.error,
            account_value = COALESCE(v.account_value, a.account_value),
            next_poll_at = now() + ($2::bigint * CASE
@@ -185,10 +209,15 @@ export class HlStateRepository {
              WHEN COALESCE(v.account_value, a.account_value) >= 100000 THEN 3
              WHEN COALESCE(v.account_value, a.account_value) >= 10000 THEN 10
              ELSE 30 END) * interval '1 millisecond'
-         FROM jsonb_to_recordset($1::jsonb) AS v(address text, account_value numeric, error text)
+         FROM jsonb_to_recordset($1::jsonb) AS v(address text, account_value numeric, error text, full_read boolean)
          WHERE a.address = v.address`,
         [
-          JSON.stringify(addresses.map((address) => ({ address, account_value: accountValues.get(address) ?? null, error: errors.get(address) ?? null }))),
+          JSON.stringify(addresses.map((address) => ({
+            address,
+            account_value: accountValues.get(address) ?? null,
+            error: errors.get(address) ?? null,
+            full_read: !errors.has(address) && !partialReads.has(address),
+          }))),
           baseIntervalMs,
         ],
       );
