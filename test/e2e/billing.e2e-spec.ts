@@ -1,4 +1,5 @@
 import { AccountAdminService } from '../../src/modules/account/account-admin.service';
+import { BillingKeys } from '../../src/common/billing/billing-keys';
 import { LedgerFlusherService } from '../../src/common/billing/ledger-flusher.service';
 import { UsageSyncService } from '../../src/modules/usage/usage-sync.service';
 import { createTestApp, TestApp } from '../support/create-test-app';
@@ -10,6 +11,11 @@ import { testConfig, uniqueKeyPrefix } from '../support/test-env';
 /** Everything a test needs to see in PostgreSQL: the ledger outbox drained. */
 async function settle(t: TestApp) {
   await t.app.get(LedgerFlusherService).flush();
+}
+
+async function ledgerSeqs(t: TestApp, accountId: string): Promise<string[]> {
+  const rows = await t.db.query(`SELECT seq::text FROM credit_transactions WHERE account_id = $1 AND type = 'charge' ORDER BY id`, [accountId]);
+  return rows.map((r: { seq: string }) => r.seq);
 }
 
 async function ledgerRows(t: TestApp, accountId: string) {
@@ -131,6 +137,29 @@ describe('Credit billing', () => {
     const after = await eventually(() => get(t, '/account/credits', key), (r) => r.body.data.balance === '99999999');
     expect(after.body.data).toEqual({ balance: '99999999', resetAnchorAt: before.resetAnchorAt });
     expect((await get(t, '/account', key)).body.data).toMatchObject({ tier: 'Max', rpm: 600 });
+  });
+
+  it('keeps folding charges into the account balance after a restart that lost the ledger sequence', async () => {
+    const prefix = uniqueKeyPrefix();
+    const first = await createTestApp(testConfig({ REDIS_KEY_PREFIX: prefix, LEDGER_FLUSH_INTERVAL_MS: '60000' }));
+    const { key, account } = await makeAccount(first, { tier: 'pro' });
+    for (let i = 0; i < 3; i++) expect((await get(first, '/account/credits', key)).status).toBe(200);
+    await settle(first);
+    // What an in-process store forgets on every restart (and a Redis that lost its data): the sequence.
+    await first.kv.del(BillingKeys.seq);
+    await first.close();
+    const second = await createTestApp(testConfig({ REDIS_KEY_PREFIX: prefix, LEDGER_FLUSH_INTERVAL_MS: '60000' }));
+    try {
+      for (let i = 0; i < 2; i++) expect((await get(second, '/account/credits', key)).status).toBe(200);
+      await settle(second);
+      const [{ credit_balance }] = await second.db.query(`SELECT credit_balance::text FROM accounts WHERE id = $1`, [account.id]);
+      expect(credit_balance).toBe('9999995.000000');
+      const seqs = (await ledgerSeqs(second, account.id)).map(Number);
+      expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+      expect(new Set(seqs).size).toBe(5);
+    } finally {
+      await second.close();
+    }
   });
 
   it('never bills a Free account', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ADD_USAGE_SCRIPT, ADMIT_SCRIPT, AdmitReply, AdmitStatus, BALANCE_OFFSET, balanceField, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
+import { ADD_USAGE_SCRIPT, ADMIT_SCRIPT, AdmitReply, AdmitStatus, BALANCE_OFFSET, balanceField, RAISE_SEQ_FLOOR_SCRIPT, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
 import { ADMIT_FAST_SCRIPT, admitBatch, AdmitCall as ScriptCall } from '../../src/common/billing/admit-batch';
 import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/common/billing/billing-keys';
 import { parseLedgerEntry } from '../../src/common/billing/ledger-entry';
@@ -496,6 +496,20 @@ describe.each([
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
       expect(new Set(seqs).size).toBe(seqs.length);
       expect(together.seq).toBe(String(Math.max(...seqs)));
+    });
+  });
+
+  describe('RAISE_SEQ_FLOOR_SCRIPT', () => {
+    it('raises a missing or lower sequence to the floor, and never lowers one already past it', async () => {
+      expect(await sut.run(RAISE_SEQ_FLOOR_SCRIPT, [BillingKeys.seq], ['41'])).toBe(41);
+      expect(await sut.get(BillingKeys.seq)).toBe('41');
+      await sut.set(BillingKeys.seq, '90');
+      expect(await sut.run(RAISE_SEQ_FLOOR_SCRIPT, [BillingKeys.seq], ['50'])).toBe(90);
+      expect(await sut.get(BillingKeys.seq)).toBe('90');
+      // The next admission's charge then numbers from there.
+      const reply = await admit(sut, { requestId: req(1), seedMicro: '5000000' });
+      expect(reply[0]).toBe(AdmitStatus.ADMITTED);
+      expect((await outbox(sut)).map((f) => f[8])).toEqual(['91']);
     });
   });
 

@@ -269,3 +269,28 @@ return 1
     return 1;
   },
 };
+
+/**
+ * Raises the ledger sequence to at least `floor` (the highest sequence PostgreSQL has folded into an
+ * account): the fold only moves a balance for a newer sequence, so a counter that started again from 0 (an
+ * in-process store after a restart, a Redis that lost its data) would leave every balance where it was.
+ * Never lowers it: with several replicas starting, the running ones may already be past the floor.
+ * KEYS: seq. ARGV: floor. Returns the sequence after the call.
+ */
+export const RAISE_SEQ_FLOOR_SCRIPT: KvScript<number> = {
+  name: 'raise-seq-floor',
+  lua: `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local floor = tonumber(ARGV[1])
+if current >= floor then return current end
+redis.call('SET', KEYS[1], ARGV[1])
+return floor
+`,
+  local(data, [seqKey], [floorArg]) {
+    const current = Number(data.get(seqKey) ?? '0');
+    const floor = Number(floorArg);
+    if (current >= floor) return current;
+    data.set(seqKey, floorArg);
+    return floor;
+  },
+};

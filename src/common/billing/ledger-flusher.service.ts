@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { tryAcquireLock } from '../../infra/locks/kv-lock';
-import { TRIM_OUTBOX_HEAD_SCRIPT } from './admission.scripts';
+import { RAISE_SEQ_FLOOR_SCRIPT, TRIM_OUTBOX_HEAD_SCRIPT } from './admission.scripts';
 import { BillingKeys } from './billing-keys';
 import { OutboxBatch } from './ledger-entry';
 import { LedgerRepository } from './ledger.repository';
@@ -34,7 +34,9 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
     this.outboxId = `${config.get('redis.keyPrefix', { infer: true })}${BillingKeys.outbox}`;
   }
 
-  onModuleInit() {
+  /** Before the server listens (so before any admission): the ledger sequence resumes above what PostgreSQL holds. */
+  async onModuleInit() {
+    await this.kv.run(RAISE_SEQ_FLOOR_SCRIPT, [BillingKeys.seq], [await this.ledger.highestFoldedSeq()]);
     this.timer = setInterval(() => void this.flush().catch(() => undefined), this.config.get('ledger.flushIntervalMs', { infer: true }));
     this.timer.unref();
   }

@@ -147,6 +147,12 @@ export class LedgerRepository {
     );
   }
 
+  /** The newest ledger sequence folded into any account (as text: a bigint): where the KV sequence must resume. */
+  async highestFoldedSeq(): Promise<string> {
+    const [{ seq }] = await this.db.query(`SELECT COALESCE(max(credit_seq), 0)::text AS seq FROM accounts`);
+    return seq;
+  }
+
   async write(batch: OutboxBatch, { outbox, token }: { outbox: string; token: string }): Promise<LedgerWriteResult> {
     try {
       return await this.writeBatch(batch, outbox, token);
