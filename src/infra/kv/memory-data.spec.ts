@@ -24,6 +24,23 @@ describe(MemoryData.name, () => {
       expect(sut.exists('k')).toBe(false);
     });
 
+    it('drops expired keys that are never read again, as Redis does, once a minute at most', () => {
+      // A rate-limit window per key and minute: counted, given its lease, then never read again.
+      for (let minute = 0; minute < 60; minute++) {
+        now = T0 + minute * 60_000;
+        for (let key = 0; key < 10; key++) {
+          sut.incrBy(`w:${key}:${minute}`, 1);
+          sut.pexpire(`w:${key}:${minute}`, 120_000);
+        }
+      }
+      sut.set('kept', 'v');
+
+      // Only the windows of the last two minutes are still alive; the rest went in the sweeps.
+      expect(sut.size).toBeLessThanOrEqual(3 * 10 + 1);
+      expect(sut.get(`w:3:59`)).toBe('1');
+      expect(sut.get('kept')).toBe('v');
+    });
+
     it('never expires a key set without a ttl', () => {
       sut.set('k', 'v');
 

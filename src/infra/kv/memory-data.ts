@@ -1,5 +1,7 @@
 type Value = string | Map<string, string> | string[] | Set<string>;
 
+const SWEEP_INTERVAL_MS = 60_000;
+
 interface Entry {
   value: Value;
   expiresAt: number | null;
@@ -12,8 +14,29 @@ interface Entry {
  */
 export class MemoryData {
   private readonly entries = new Map<string, Entry>();
+  private nextSweepAt = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /** Keys held, expired ones not yet dropped included (Redis' DBSIZE). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Drops every expired key, at most once per SWEEP_INTERVAL_MS, whenever an expiry is set. Reading a key
+   * drops it when expired, but the per-minute keys (rate-limit windows, weight windows) are never read
+   * after their minute: without this an embedded server would keep one per key and minute for as long as
+   * it runs. Redis expires keys actively as well.
+   */
+  private sweepExpired(): void {
+    const now = this.now();
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + SWEEP_INTERVAL_MS;
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt !== null && entry.expiresAt <= now) this.entries.delete(key);
+    }
+  }
 
   private live(key: string): Entry | undefined {
     const entry = this.entries.get(key);
@@ -41,6 +64,7 @@ export class MemoryData {
   }
 
   set(key: string, value: string, ttlMs?: number): void {
+    if (ttlMs) this.sweepExpired();
     this.entries.set(key, { value, expiresAt: ttlMs ? this.now() + ttlMs : null });
   }
 
@@ -63,6 +87,7 @@ export class MemoryData {
   }
 
   pexpire(key: string, ttlMs: number): void {
+    this.sweepExpired();
     const entry = this.live(key);
     if (entry) entry.expiresAt = this.now() + ttlMs;
   }
