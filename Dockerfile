@@ -12,6 +12,8 @@ ENV NODE_ENV=production
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+# The embedded default (no DATABASE_URL) keeps its database under ./data, which the node user must own.
+RUN mkdir -p /app/data && chown node:node /app/data
 EXPOSE 3000
 USER node
 # The node flags of package.json's config.nodeFlags (docs/decisions.md: a 64 MB young generation).
