@@ -6,7 +6,9 @@ import { validationExceptionFactory } from './common/validation/validation-excep
 
 /** Everything the server and the e2e tests both need on top of the module graph. */
 export function configureApp(app: INestApplication): INestApplication {
-  app.enableShutdownHooks();
+  // Leave through process.exit once the hooks ran, not by re-raising the signal: a process a signal ends
+  // emits no 'exit', and that is where the embedded database's lock file is removed (embedded-lock.ts).
+  app.enableShutdownHooks([], { useProcessExit: true });
   app.useGlobalPipes(
     new RememberingValidationPipe({
       transform: true,

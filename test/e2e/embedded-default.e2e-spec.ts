@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EMBEDDED_LOCK_FILE } from '../../src/infra/database/embedded-lock';
 import { TEST_ADAPTER } from '../support/test-env';
 
 const ROOT = join(__dirname, '..', '..');
@@ -45,10 +46,11 @@ function startDemo(dataDir: string, port: number): Promise<{ child: ChildProcess
   });
 }
 
-function stop(child: ChildProcess): Promise<void> {
+/** SIGTERM, as an orchestrator stops it; resolves with the exit code (null when a signal ended it). */
+function stop(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
     child.kill('SIGTERM');
   });
 }
@@ -81,7 +83,10 @@ describe('Embedded default (no DATABASE_URL, no REDIS_URL)', () => {
     const account = await getJson(`${base}/api/public/v1/account`, first.key);
     expect(account.status).toBe(200);
     expect(account.body.data).toMatchObject({ tier: 'Pro', walletAddress: '0xde00000000000000000000000000000000000001' });
-    await stop(child);
+    expect(existsSync(join(dataDir, EMBEDDED_LOCK_FILE))).toBe(true);
+    // A graceful stop ends with a clean exit that takes the lock file with it.
+    expect(await stop(child)).toBe(0);
+    expect(existsSync(join(dataDir, EMBEDDED_LOCK_FILE))).toBe(false);
 
     const second = await startDemo(dataDir, port);
     child = second.child;
