@@ -8,6 +8,7 @@ import { cleanUpRun } from './lib/cleanup';
 import { measure } from './lib/load';
 import { printTable, ratios, Row, writeResults } from './lib/report';
 import { envNumber } from './lib/env';
+import { describeCoreSpeeds, measureCoreSpeeds } from './lib/core-speed';
 
 /**
  * `npm run bench`: requests/s and p99 of a bare node:http server (the machine's ceiling), the app's
@@ -159,6 +160,8 @@ async function main(): Promise<void> {
   // Pinning keeps server and load generator apart, not other jobs off their cores: say when there are some.
   const busyBefore = await machineBusyPct();
   if (busyBefore > 20) process.stderr.write(`WARNING: the machine was ${busyBefore.toFixed(0)} % busy before start; other work will skew the figures.\n`);
+  const coreSpeedsBefore = measureCoreSpeeds();
+  process.stdout.write(`${describeCoreSpeeds(coreSpeedsBefore)}\n`);
   const rows: Row[] = [];
   const wallets: string[] = [];
   const failures: string[] = [];
@@ -183,12 +186,15 @@ async function main(): Promise<void> {
     await cleanUpRun({ redisUrl: SETTINGS.redisUrl, databaseUrl: SETTINGS.databaseUrl, prefix: RUN_PREFIX, wallets }).catch((error: unknown) => process.stderr.write(`cleanup failed: ${(error as Error).message}\n`));
   }
   if (rows.length === 0) return void (process.exitCode = 1);
+  // Again after the runs: the machine's phase can change within one.
+  const coreSpeedsAfter = measureCoreSpeeds();
+  process.stdout.write(`after the runs, ${describeCoreSpeeds(coreSpeedsAfter)}\n`);
 
   const order: Array<[Row['variant'], Row['adapter']]> = [['bare', 'node:http'], ['minimal', 'fastify'], ['health', 'express'], ['billed', 'express'], ['health', 'fastify'], ['billed', 'fastify']];
   const sorted = order.map(([v, a]) => rows.find((r) => r.variant === v && r.adapter === a)).filter((r): r is Row => r !== undefined);
   const computed = ratios(sorted);
   printTable(sorted, computed);
-  const file = writeResults(join(__dirname, 'results'), { ...SETTINGS, keysPerAppServer: keyCount, pipelining: 1, machineBusyPctBefore: busyBefore, loadAverageAfter: loadavg()[0] }, sorted, computed);
+  const file = writeResults(join(__dirname, 'results'), { ...SETTINGS, keysPerAppServer: keyCount, pipelining: 1, machineBusyPctBefore: busyBefore, loadAverageAfter: loadavg()[0], coreSpeedsBefore, coreSpeedsAfter }, sorted, computed);
   process.stdout.write(`results: ${file}\n`);
 
   const found = problems(sorted);

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { CanActivate, Controller, ExecutionContext, Get, Injectable, Module, UseGuards } from '@nestjs/common';
+import { CanActivate, Controller, ExecutionContext, Get, Header, Injectable, Module, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
@@ -15,7 +15,10 @@ import { AddressInfo } from 'node:net';
 // so cheap, and the app leaves it off: docs/benchmarks.md).
 const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379', { enableAutoPipelining: true });
 const prefix = `${process.env.REDIS_KEY_PREFIX ?? 'bench:minimal:'}w:`;
-const body = JSON.parse(process.env.BENCH_BODY ?? '{"code":"0","msg":"success","data":{}}') as unknown;
+const bodyText = process.env.BENCH_BODY ?? '{"code":"0","msg":"success","data":{}}';
+const body = JSON.parse(bodyText) as unknown;
+// The mids route sends JSON made once per refresh as bytes, so its reference does too (bench:hl).
+const bodyBytes = Buffer.from(bodyText);
 
 @Injectable()
 class OneRoundTripGuard implements CanActivate {
@@ -32,6 +35,13 @@ class MinimalController {
   @UseGuards(OneRoundTripGuard)
   credits(): unknown {
     return body;
+  }
+
+  @Get('/api/public/v1/hl/prices/mids')
+  @UseGuards(OneRoundTripGuard)
+  @Header('content-type', 'application/json; charset=utf-8')
+  mids(): Buffer {
+    return bodyBytes;
   }
 }
 
