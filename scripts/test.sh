@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+# A PostgreSQL with only its default databases gets the tests' database here.
+node scripts/ensure-database.js || exit 1
+# Every Redis key the tests write starts with test:<run id>: (test/support/test-env.ts); deleted at the end.
+export TEST_RUN_ID="${TEST_RUN_ID:-$(date +%s)$$}"
 results="$(mktemp -d)"
 status=0
 
@@ -19,6 +23,7 @@ run unit --selectProjects unit
 run integration --selectProjects integration --runInBand
 run e2e-express --selectProjects e2e --runInBand
 TEST_HTTP_ADAPTER=fastify run e2e-fastify --selectProjects e2e --runInBand
+node scripts/delete-test-keys.js
 
 node -e '
   const fs = require("fs");

@@ -8,7 +8,10 @@ import { acquireEmbeddedLock, EMBEDDED_LOCK_FILE, EmbeddedLockError } from '../.
 import { AccountAdminService } from '../../src/modules/account/account-admin.service';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { get } from '../support/http';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../support/test-env';
+import { TEST_DATABASE_URL, TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
+
+/** The spawned commands' Redis keys, under this run's prefix like every other test key. */
+const CLI_KEY_PREFIX = uniqueKeyPrefix();
 
 const ROOT = resolve(__dirname, '../..');
 const KEY_PATTERN = /^mdk_[A-Za-z0-9]{32}$/;
@@ -38,16 +41,16 @@ function toRun(code: number | null, stdout: string, stderr: string): CliRun {
 
 /**
  * The real command line against the test servers: `node -r ts-node/register/transpile-only src/cli/main.ts ...`,
- * or with `viaNpm` the documented `npm run cli -- ...` (npm's own banner must not reach stdout: .npmrc).
+ * or with `viaNpm` the documented `npm run -s cli -- ...` (-s keeps npm's banner of the script off stdout).
  */
 function spawnCli(args: string[], { viaNpm = false } = {}): Promise<CliRun> {
   return new Promise((done, fail) => {
     const [command, commandArgs] = viaNpm
-      ? ['npm', ['run', 'cli', '--', ...args]]
+      ? ['npm', ['run', '-s', 'cli', '--', ...args]]
       : [process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args]];
     const child = spawn(command, commandArgs, {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, DEBUG: '' },
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: CLI_KEY_PREFIX, DEBUG: '' },
     });
     let stdout = '';
     let stderr = '';
@@ -101,7 +104,7 @@ describe('ops CLI', () => {
       });
     }, SPAWN_TIMEOUT_MS);
 
-    it('prints only its JSON object on stdout when run as `npm run cli -- ...`', async () => {
+    it('prints only its JSON object on stdout when run as `npm run -s cli -- ...`', async () => {
       const wallet = await createAccount();
       const run = await spawnCli(['key:list', '--wallet', wallet, '--json'], { viaNpm: true });
       expect(run.code).toBe(0);

@@ -4,6 +4,7 @@ import { MemoryData } from '../../src/infra/kv/memory-data';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
 import { tryAcquireLock, withLock } from '../../src/infra/locks/kv-lock';
+import { uniqueKeyPrefix } from '../support/test-env';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const LONG_LEASE_MS = 30_000;
@@ -17,7 +18,7 @@ interface LockHarness {
 }
 
 function makeRedis(): LockHarness {
-  const prefix = `test:kv:${randomBytes(6).toString('hex')}:`;
+  const prefix = uniqueKeyPrefix();
   const store = RedisKvStore.connect(REDIS_URL, prefix);
   return {
     sut: store,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { ADD_USAGE_SCRIPT, ADMIT_SCRIPT, AdmitReply, AdmitStatus, BALANCE_OFFSET, balanceField, RAISE_SEQ_FLOOR_SCRIPT, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
 import { ADMIT_FAST_SCRIPT, admitBatch, AdmitCall as ScriptCall } from '../../src/common/billing/admit-batch';
 import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/common/billing/billing-keys';
@@ -8,6 +7,7 @@ import { MemoryData } from '../../src/infra/kv/memory-data';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
 import { SPEND_WEIGHT_SCRIPT, SpendReply } from '../../src/providers/hyperliquid/weight-budget';
+import { uniqueKeyPrefix } from '../support/test-env';
 
 /**
  * Every script has a Lua body and a JavaScript twin; each test below runs unchanged against real Redis
@@ -34,7 +34,7 @@ interface StoreHarness {
 }
 
 function makeRedis(): StoreHarness {
-  const prefix = `test:kv:${randomBytes(6).toString('hex')}:`;
+  const prefix = uniqueKeyPrefix();
   const store = RedisKvStore.connect(REDIS_URL, prefix);
   // KEYS and the script's own DEL take raw names, so the prefix is spelled out here.
   const wipe = () => store.client.eval(`for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end`, 0, `${prefix}*`);

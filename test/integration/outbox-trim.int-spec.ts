@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { TRIM_OUTBOX_HEAD_SCRIPT } from '../../src/common/billing/admission.scripts';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
-import { TEST_REDIS_URL } from '../support/test-env';
+import { TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
 
 const PUSH: KvScript<number> = {
   name: 'test-push',
@@ -12,7 +11,7 @@ const PUSH: KvScript<number> = {
 };
 
 describe.each([
-  ['redis', () => RedisKvStore.connect(TEST_REDIS_URL, `test:trim:${randomBytes(4).toString('hex')}:`)],
+  ['redis', () => RedisKvStore.connect(TEST_REDIS_URL, uniqueKeyPrefix())],
   ['memory', () => new MemoryKvStore()],
 ])('TRIM_OUTBOX_HEAD_SCRIPT on the %s store', (_name, make: () => KvStore) => {
   let sut: KvStore;

@@ -7,9 +7,15 @@ export const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 /** scripts/test.sh runs the e2e suite once per adapter. */
 export const TEST_ADAPTER: HttpAdapterName = process.env.TEST_HTTP_ADAPTER === 'fastify' ? 'fastify' : 'express';
 
+/**
+ * Every Redis key a test writes starts with this: scripts/test.sh deletes `test:<run>:*` when the run ends, so
+ * the suite leaves nothing behind (and a run never touches another run's keys).
+ */
+export const TEST_RUN_KEY_PREFIX = `test:${process.env.TEST_RUN_ID || 'local'}:`;
+
 /** A fresh Redis key prefix per test file keeps files from seeing each other's windows and balances. */
 export function uniqueKeyPrefix(): string {
-  return `test:${randomBytes(4).toString('hex')}:`;
+  return `${TEST_RUN_KEY_PREFIX}${randomBytes(4).toString('hex')}:`;
 }
 
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
