@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
+import { validationExceptionFactory } from '../validation/validation-exception.factory';
 import { CursorPageQuery, PageQuery, PageQueryDto } from './page-query.dto';
 
 /** Metadata key @ApiProperty writes (API_MODEL_PROPERTIES; the package exports map hides dist/constants). */
@@ -10,6 +11,12 @@ async function parse<T extends object>(cls: new () => T, query: Record<string, u
   const dto = plainToInstance(cls, query);
   const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
   return { dto, failed: errors.map((e) => e.property) };
+}
+
+/** The envelope message the app answers (same validator options as app.setup.ts). */
+async function messageFor<T extends object>(cls: new () => T, query: Record<string, unknown>): Promise<string | undefined> {
+  const errors = await validate(plainToInstance(cls, query), { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
+  return errors.length === 0 ? undefined : validationExceptionFactory(errors).message;
 }
 
 class HoldersQueryDto extends PageQuery({ defaultLimit: 50, maxLimit: 500 }) {}
@@ -44,6 +51,22 @@ describe('PageQuery', () => {
 
   it('rejects a repeated page parameter', async () => {
     expect((await parse(sut, { page: ['1', '2'] })).failed).toEqual(['page']);
+  });
+
+  it.each(['abc', '1e2', '0x10', '+1', ' 5', '5 ', '', '1.0', 'Infinity'])('says limit %j is not an integer', async (limit) => {
+    expect(await messageFor(sut, { limit })).toBe('limit: must be an integer');
+    expect(await messageFor(sut, { page: limit })).toBe('page: must be an integer');
+  });
+
+  it('says what is wrong with an integer out of bounds', async () => {
+    expect(await messageFor(sut, { limit: '501' })).toBe('limit: must not be greater than 500');
+    expect(await messageFor(sut, { limit: '0' })).toBe('limit: must not be less than 1');
+    expect(await messageFor(sut, { limit: '-1' })).toBe('limit: must not be negative');
+    expect(await messageFor(sut, { page: '0' })).toBe('page: must not be less than 1');
+  });
+
+  it('says a repeated limit is given more than once', async () => {
+    expect(await messageFor(sut, { limit: ['1', '2'] })).toBe('limit: given more than once');
   });
 
   it('is a PageQueryDto, so services can accept any endpoint query', () => {
@@ -116,6 +139,12 @@ describe('CursorPageQuery', () => {
     expect(doc(sut, 'limit')).toMatchObject({ minimum: 10, maximum: 1000, default: 100, description: expect.stringMatching(/following cursors/) });
     expect(doc(HoldersQueryDto, 'page').description).not.toMatch(/cursor/);
     expect(doc(HoldersQueryDto, 'limit').description).not.toMatch(/cursor/);
+  });
+
+  it('documents page and limit as integers, as PageQuery does', () => {
+    for (const field of ['page', 'limit']) {
+      expect(Reflect.getMetadata(API_MODEL_PROPERTIES, sut.prototype, field)).toMatchObject({ type: 'integer', minimum: expect.any(Number) });
+    }
   });
 
   it('documents the cursor for Swagger', () => {

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IntegerParam } from '../validation/integer-param.decorator';
 import { CURSOR_MAX_LENGTH } from './cursor-codec';
 import { OFFSET_ROW_CAP } from './offset-cap';
 
@@ -14,16 +14,10 @@ export interface PageQueryOptions {
 /**
  * Shape every paged query shares, so services can accept any endpoint's query. Abstract because `limit`
  * has no bounds here: endpoints extend PageQuery({...}) / CursorPageQuery({...}) instead.
- * Query strings arrive as strings; @Type(() => Number) turns '2' into 2 and 'abc' into NaN, which @IsInt rejects.
+ * Query strings arrive as strings; @IntegerParam takes plain decimal digits only and says what is wrong otherwise.
  */
 export abstract class PageQueryDto {
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    default: 1,
-    description: `1-based page number. (page - 1) × limit must stay below ${OFFSET_ROW_CAP}.`,
-  })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  @IntegerParam({ min: 1, default: 1, description: `1-based page number. (page - 1) × limit must stay below ${OFFSET_ROW_CAP}.` })
   page: number = 1;
 
   /** Set and validated by the PageQuery() subclass, which knows the endpoint's bounds. */
@@ -46,14 +40,7 @@ export function PageQuery(options: PageQueryOptions): PageQueryClass {
   const { defaultLimit, maxLimit, minLimit } = checkOptions(options);
 
   class BoundedPageQueryDto extends PageQueryDto {
-    @ApiPropertyOptional({
-      type: 'integer',
-      minimum: minLimit,
-      maximum: maxLimit,
-      default: defaultLimit,
-      description: `Page size (${minLimit}-${maxLimit}, default ${defaultLimit}).`,
-    })
-    @IsOptional() @Type(() => Number) @IsInt() @Min(minLimit) @Max(maxLimit)
+    @IntegerParam({ min: minLimit, max: maxLimit, default: defaultLimit, description: `Page size (${minLimit}-${maxLimit}, default ${defaultLimit}).` })
     override limit: number = defaultLimit;
   }
   return BoundedPageQueryDto;
@@ -66,18 +53,21 @@ export function CursorPageQuery(options: PageQueryOptions): CursorPageQueryClass
   class BoundedCursorPageQueryDto extends PageQuery(options) implements CursorPageQueryDto {
     // Cursor rule 3: with a cursor, page is ignored, so it is not validated either (page=0 beside a cursor is no error).
     // Every validator is restated: class-validator drops a parent's validators of each kind a subclass declares.
-    @ApiPropertyOptional({
-      type: 'integer',
-      minimum: 1,
+    @ValidateIf((query: CursorPageQueryDto) => query.cursor === undefined)
+    @IntegerParam({
+      min: 1,
       default: 1,
       description: `1-based page number; ignored (not even validated) when a cursor is given. Without one, (page - 1) × limit must stay below ${OFFSET_ROW_CAP}.`,
     })
-    @ValidateIf((query: CursorPageQueryDto) => query.cursor === undefined)
-    @IsOptional() @Type(() => Number) @IsInt() @Min(1)
     override page: number = 1;
 
-    // Only the description changes: the bounds and validators are PageQuery's.
-    @ApiPropertyOptional({ description: `Page size (${minLimit}-${maxLimit}, default ${defaultLimit}); keep it unchanged while following cursors.` })
+    // Restated whole, not just the description: a partial @ApiProperty replaces the parent's and loses `type: integer`.
+    @IntegerParam({
+      min: minLimit,
+      max: maxLimit,
+      default: defaultLimit,
+      description: `Page size (${minLimit}-${maxLimit}, default ${defaultLimit}); keep it unchanged while following cursors.`,
+    })
     override limit: number = defaultLimit;
 
     @ApiPropertyOptional({

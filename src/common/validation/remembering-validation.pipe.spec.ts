@@ -1,7 +1,9 @@
 import { BadRequestException } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { AppError } from '../errors/app-error';
 import { RememberingValidationPipe } from './remembering-validation.pipe';
+import { validationExceptionFactory } from './validation-exception.factory';
 
 class PageQuery {
   @IsString()
@@ -59,5 +61,42 @@ describe(RememberingValidationPipe.name, () => {
 
     expect(again).not.toBe(first);
     expect(Object.isFrozen(first)).toBe(false);
+  });
+
+  describe('query shape', () => {
+    const newAppPipe = () =>
+      new RememberingValidationPipe({
+        transform: true,
+        whitelist: true,
+        forbidNonWhitelisted: true,
+        stopAtFirstError: true,
+        exceptionFactory: validationExceptionFactory,
+      });
+    /** A query object as the adapters make it: no prototype, so any name can be an own key. */
+    const rawQuery = (entries: Record<string, unknown>) => Object.assign(Object.create(null) as object, entries);
+    const messageOf = async (query: object, sut = newAppPipe()) => {
+      const error: unknown = await sut.transform(query, asQuery).then(() => undefined, (e: unknown) => e);
+      return error instanceof AppError ? error.message : error;
+    };
+
+    it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('refuses %s, which Object.prototype also has', async (name) => {
+      const query = rawQuery({ coin: 'BTC' });
+      Object.defineProperty(query, name, { value: '1', enumerable: true });
+      expect(await messageOf(query)).toBe(`${name}: is not a known parameter`);
+    });
+
+    it('refuses a repeated single parameter, and accepts repeats of an array one', async () => {
+      expect(await messageOf(rawQuery({ coin: ['BTC', 'ETH'] }))).toBe('coin: given more than once');
+      expect(await messageOf(rawQuery({ coin: 'BTC', limit: ['1', '2'] }))).toBe('limit: given more than once');
+      expect(await messageOf(rawQuery({ coin: 'BTC', orders: ['asc', 'desc'] }))).toBeUndefined();
+    });
+
+    it('never remembers a refused query, even after a valid one', async () => {
+      const sut = newAppPipe();
+      await sut.transform(rawQuery({ coin: 'BTC' }), asQuery);
+      for (let i = 0; i < 2; i++) {
+        expect(await messageOf(rawQuery({ coin: 'BTC', constructor: '1' }), sut)).toBe('constructor: is not a known parameter');
+      }
+    });
   });
 });

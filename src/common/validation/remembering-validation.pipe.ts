@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Type, ValidationPipe } from '@nestjs/common';
 import { BoundedMap } from '../memo/bounded-map';
+import { queryShapeErrors, queryShapeOf } from './query-shape';
 
 /** Distinct valid query strings remembered per query DTO class. */
 const REMEMBERED_QUERIES_PER_DTO = 1_000;
@@ -11,6 +12,8 @@ const REMEMBERED_QUERIES_PER_DTO = 1_000;
  * of a holders page (docs/benchmarks.md, ninth session). A DTO is a pure function of its query string,
  * so the answer is the same. Remembered instances are frozen, deeply, since every such request shares
  * one. Only valid queries are remembered: an invalid one is checked, and answered 400, every time.
+ * Query DTOs also get the checks class-validator cannot make on its own (query-shape.ts): unknown names
+ * that Object.prototype also has, and repeated parameters.
  * Bodies, params and custom parameters go through the ValidationPipe as they are.
  */
 export class RememberingValidationPipe extends ValidationPipe {
@@ -30,6 +33,9 @@ export class RememberingValidationPipe extends ValidationPipe {
     const key = JSON.stringify(value);
     const known = remembered.get(key);
     if (known) return known;
+    // After the lookup: only a query that passed this check is ever remembered.
+    const refused = queryShapeErrors(value, queryShapeOf(metatype));
+    if (refused.length > 0) throw await this.exceptionFactory(refused);
     const dto: unknown = await super.transform(value, metadata);
     return typeof dto === 'object' && dto !== null ? remembered.set(key, deepFreeze(dto)) : dto;
   }

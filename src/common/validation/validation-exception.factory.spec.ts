@@ -65,6 +65,11 @@ describe(validationExceptionFactory.name, () => {
     expect(sut(await errorsFor({ filter: { coin: 'BTC', extra: 1 } })).message).toBe('filter.extra: is not a known parameter');
   });
 
+  it('says an unknown property is not a known parameter when its name has spaces or is empty', async () => {
+    expect(sut(await errorsFor({ 'a b': '1' })).message).toBe('a b: is not a known parameter');
+    expect(sut(await errorsFor({ '': '1' })).message).toBe('query: is not a known parameter');
+  });
+
   it('reports only the first failing field', () => {
     const errors = [
       Object.assign(new ValidationError(), { property: 'limit', constraints: { min: 'limit must not be less than 1' }, children: [] }),

@@ -1,6 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches } from 'class-validator';
 import { PageQuery } from '../../../common/pagination/page-query.dto';
+import { IntegerParam } from '../../../common/validation/integer-param.decorator';
 import { SMART_TRADER_LIMIT, SMART_TRADER_SORTS, SmartTraderSort, SortOrder } from '../hl-params';
 import { AddressParam, CoinParam, EnumParam, OrderParam } from './hl-query.fields';
 
@@ -25,14 +24,14 @@ export class Hip3SmartTraderQueryDto extends PageQuery(SMART_TRADER_LIMIT) {
 }
 
 export class Hip4SmartTraderQueryDto extends PageQuery(SMART_TRADER_LIMIT) {
-  @ApiProperty({
-    description: 'Prediction outcome id: an integer string >= 0 listed by the exchange. An unlisted one is 400 VALIDATION_ERROR naming `outcomeId`.',
-    example: '0',
-    pattern: '^[0-9]{1,9}$',
+  // Outcome 0 exists in the demo's simulator, so "Try it out" answers with data.
+  @IntegerParam({
+    min: 0,
+    required: true,
+    example: 0,
+    description: 'Prediction outcome id: an integer >= 0 in decimal digits, listed by the exchange. An unlisted one is 400 VALIDATION_ERROR naming `outcomeId`.',
   })
-  @IsString()
-  @Matches(/^[0-9]{1,9}$/, { message: 'must be an integer string >= 0' })
-  outcomeId: string;
+  outcomeId: number;
 
   @EnumParam(SMART_TRADER_SORTS, 'pnlPct', SORT_DESCRIPTION)
   sort: SmartTraderSort = 'pnlPct';
