@@ -13,10 +13,11 @@ interface Tally {
 
 /**
  * Per-endpoint usage (calls and credits per account and period), counted in memory and added to the
- * shared KV meters in one call every USAGE_FLUSH_INTERVAL_MS and at shutdown. Usage is a report, not a
- * limit: the rate window and the credit balance are exact per call in the KV store, while a meter may
- * lag by one flush interval on other replicas (the replica that served a call flushes before it answers
- * /usage, so a caller on one replica always sees its own calls). Keeping it off the admission script
+ * shared KV meters in one call every USAGE_FLUSH_INTERVAL_MS and at shutdown. Those meters hold only
+ * deltas that UsageSyncService moves into the durable totals, so they may start empty at any time.
+ * Usage is a report, not a limit: the rate window and the credit balance are exact per call in the KV
+ * store, while a meter may lag by one flush interval on other replicas (the replica that served a call
+ * flushes before it answers /usage, so a caller on one replica always sees its own calls). Keeping it off the admission script
  * takes four of its KV operations off every call. A process that crashes loses its last interval of
  * counts (never a charge: those are in the ledger outbox at admission).
  */

@@ -8,6 +8,7 @@ import { LedgerReferenceUuid1764300000000 } from './migrations/1764300000000-led
 import { LedgerAccountPrimaryKey1764400000000 } from './migrations/1764400000000-ledger-account-primary-key';
 import { RetentionIndexes1764500000000 } from './migrations/1764500000000-retention-indexes';
 import { AddressFullRead1764600000000 } from './migrations/1764600000000-address-full-read';
+import { UsageMeterSyncs1764700000000 } from './migrations/1764700000000-usage-meter-syncs';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   LedgerAccountPrimaryKey1764400000000,
   RetentionIndexes1764500000000,
   AddressFullRead1764600000000,
+  UsageMeterSyncs1764700000000,
 ];

@@ -1,20 +1,41 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { BillingKeys } from '../../common/billing/billing-keys';
+import { randomUUID } from 'node:crypto';
+import { BillingKeys, USAGE_KEY_TTL_MS } from '../../common/billing/billing-keys';
 import { UsageMeterService } from '../../common/billing/usage-meter.service';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
+import { ThrottledErrorLog } from './throttled-error-log';
 import { parseUsageHash } from './usage-meter';
-import { UsageRepository } from './usage.repository';
+import { CLAIM_BATCH, CLAIM_PREV, CLAIM_SCRIPT, FINALIZE_SCRIPT, REROOT_SCRIPT, TAKE_DIRTY_SCRIPT, unflatten } from './usage-sync.scripts';
+import { UsageClaim, UsageRepository } from './usage.repository';
 
-// Meters copied per round of a run; a run takes rounds until no meter is left dirty.
+// Meters moved per round of a run; a run takes rounds until no meter is left dirty.
 const MEMBERS_PER_ROUND = 500;
+// A store that stays down fails every run: one log line per minute says so.
+const FAILURE_LOG_INTERVAL_MS = 60_000;
 
-/** Copies the usage meters touched since the last run from the KV store into usage_counters. */
+interface Meter {
+  member: string;
+  accountId: string;
+  period: number;
+}
+
+/**
+ * Moves the usage counted in the KV store since the last run into usage_counters, adding it there. The KV
+ * store holds only deltas, so a store that starts empty (the in-process one after a restart, Redis after
+ * losing its data) adds to the history instead of replacing it. Each delta moves in three steps that a
+ * crash may interrupt anywhere: claim it (out of the live hash, under a new batch id naming the previous
+ * one, atomically), add it in PostgreSQL where the meter's last batch is that previous one (see
+ * UsageRepository.add), then mark the claim synced. A retry repeats only what did not finish, any replica
+ * may finish another's claim, and a delta is neither lost nor added twice.
+ */
 @Injectable()
 export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(UsageSyncService.name);
+  private readonly failures = new ThrottledErrorLog(this.logger, 'usage sync', FAILURE_LOG_INTERVAL_MS);
   private timer?: NodeJS.Timeout;
+  private running: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
@@ -34,40 +55,85 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
 
   /**
    * After the HTTP server closed (so no call is counted any more) and before the KV store and the
-   * database close (global modules shut down after this one): this replica's last counts, then the copy.
+   * database close (global modules shut down after this one): this replica's last counts, then the move.
+   * On the in-process store this is what carries the usage over a restart.
    */
   async onApplicationShutdown() {
     await this.meter.flush();
     await this.sync();
   }
 
+  /** One run at a time per replica (the timer's and an explicit one); never rejects: a failure is logged. */
+  sync(): Promise<void> {
+    this.running = this.running.then(() => this.run());
+    return this.running;
+  }
+
   /**
-   * Copies every meter marked dirty, however many accounts were called since the last run (one round of
-   * MEMBERS_PER_ROUND would leave a growing backlog once more accounts than that are active per interval).
+   * Moves every dirty meter, however many accounts were called since the last run, and any meter a
+   * crashed run (of any replica) left half-moved.
    */
-  async sync(): Promise<void> {
-    for (;;) {
-      const members = await this.kv.spop(BillingKeys.usageDirty, MEMBERS_PER_ROUND).catch(() => []);
-      if (members.length === 0 || !(await this.copy(members)) || members.length < MEMBERS_PER_ROUND) return;
+  private async run(): Promise<void> {
+    try {
+      for (;;) {
+        const taken = await this.kv.run(TAKE_DIRTY_SCRIPT, [BillingKeys.usageDirty, BillingKeys.usageSyncing], [MEMBERS_PER_ROUND]);
+        const syncing = Object.keys(await this.kv.hgetall(BillingKeys.usageSyncing));
+        for (let i = 0; i < syncing.length; i += MEMBERS_PER_ROUND) await this.move(syncing.slice(i, i + MEMBERS_PER_ROUND));
+        if (taken.length < MEMBERS_PER_ROUND) break;
+      }
+      this.failures.succeeded();
+    } catch (error) {
+      // The members stay in the syncing hash (and any claim in the KV store) for the next run.
+      this.failures.failed(error);
     }
   }
 
-  /** One round: the meters' hashes read together (one round trip, not one per meter), then one upsert. */
-  private async copy(members: string[]): Promise<boolean> {
-    try {
-      const meters = members.map((member) => {
-        const [accountId, period] = member.split(':');
-        return { accountId, period: Number(period) };
-      });
-      const hashes = await Promise.all(meters.map(({ accountId, period }) => this.kv.hgetall(BillingKeys.usage(accountId, period))));
-      await this.usage.upsert(meters.flatMap(({ accountId, period }, i) => parseUsageHash(accountId, period, hashes[i])));
-      return true;
-    } catch (error) {
-      this.logger.error(`usage sync failed: ${(error as Error).message}`);
-      // Put the members back so the next run retries them.
-      await this.kv.sadd(BillingKeys.usageDirty, ...members).catch(() => undefined);
-      return false;
+  /**
+   * One round: claim the meters' deltas (one script), add them (one statement), mark them synced (one
+   * script). A meter that had a claim in flight gets that one finished first, then a second pass moves its
+   * live delta too.
+   */
+  private async move(members: string[], pass = 1): Promise<void> {
+    const meters = members.map(toMeter).filter((m): m is Meter => m !== undefined);
+    if (meters.length === 0) return;
+    const batchIds = meters.map(() => randomUUID());
+    const replies = await this.kv.run(CLAIM_SCRIPT, meterKeys(meters), [...meters.flatMap((m, i) => [m.member, batchIds[i]]), USAGE_KEY_TTL_MS]);
+
+    const claims: Array<UsageClaim & { meter: Meter }> = [];
+    const again: string[] = [];
+    meters.forEach((meter, i) => {
+      if (replies[i].length === 0) return;
+      const hash = unflatten(replies[i]);
+      const { accountId, period } = meter;
+      const counts = parseUsageHash(accountId, period, hash);
+      claims.push({ meter, accountId, period, batchId: hash[CLAIM_BATCH], prevBatchId: hash[CLAIM_PREV] || null, counts });
+      if (hash[CLAIM_BATCH] !== batchIds[i]) again.push(meter.member);
+    });
+    if (claims.length === 0) return;
+    const orphans = new Set(await this.usage.add(claims));
+    const added = claims.filter((c) => !orphans.has(c.batchId));
+    const stranded = claims.filter((c) => orphans.has(c.batchId));
+    if (stranded.length > 0) {
+      const rerooted = await this.kv.run(REROOT_SCRIPT, stranded.map((c) => BillingKeys.usageClaim(c.accountId, c.period)), stranded.map((c) => c.batchId));
+      if (rerooted > 0) this.logger.warn(`${rerooted} usage deltas did not follow the last batch PostgreSQL added; adding them by their own id`);
+      again.push(...stranded.map((c) => c.meter.member));
     }
+    if (added.length > 0) {
+      await this.kv.run(FINALIZE_SCRIPT, meterKeys(added.map((c) => c.meter)), [...added.flatMap((c) => [c.meter.member, c.batchId]), USAGE_KEY_TTL_MS]);
+    }
+    if (again.length > 0 && pass === 1) await this.move(again, 2);
   }
 }
 
+/** The syncing hash, then the live delta and the claim of each meter, as the scripts take them. */
+function meterKeys(meters: Meter[]): string[] {
+  return [BillingKeys.usageSyncing, ...meters.flatMap((m) => [BillingKeys.usage(m.accountId, m.period), BillingKeys.usageClaim(m.accountId, m.period)])];
+}
+
+/** `<accountId>:<period>`, as BillingKeys.usageMember builds it; anything else is not a meter. */
+function toMeter(member: string): Meter | undefined {
+  const at = member.lastIndexOf(':');
+  const period = Number(member.slice(at + 1));
+  if (at <= 0 || !Number.isInteger(period)) return undefined;
+  return { member, accountId: member.slice(0, at), period };
+}

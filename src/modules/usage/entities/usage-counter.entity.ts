@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { decimalTransformer } from '../../../common/decimal/decimal';
 
-/** Durable copy of the live per-period usage meters kept in the KV store. */
+/** Durable per-period usage totals; UsageSyncService adds the deltas counted in the KV store. */
 @Entity({ name: 'usage_counters' })
 export class UsageCounterEntity {
   @PrimaryColumn({ name: 'account_id', type: 'uuid' })

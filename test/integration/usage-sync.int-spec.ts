@@ -1,0 +1,232 @@
+import { Wallet } from 'ethers';
+import { DataSource } from 'typeorm';
+import { ApiCaller } from '../../src/common/auth/api-caller';
+import { BillingKeys } from '../../src/common/billing/billing-keys';
+import { EndpointName } from '../../src/common/billing/credit-costs';
+import { UsageMeterService } from '../../src/common/billing/usage-meter.service';
+import { KvStore } from '../../src/infra/kv/kv-store';
+import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
+import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
+import { FINALIZE_SCRIPT } from '../../src/modules/usage/usage-sync.scripts';
+import { UsageSyncService } from '../../src/modules/usage/usage-sync.service';
+import { UsageClaim, UsageRepository } from '../../src/modules/usage/usage.repository';
+import { UsageService } from '../../src/modules/usage/usage.service';
+import { openTestDb } from '../support/test-db';
+import { TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
+
+const ENDPOINTS: EndpointName[] = ['account.summary', 'hl.perp.holders', 'usage.list'];
+const CREDITS_MICRO: Record<string, number> = { 'account.summary': 1_000_000, 'hl.perp.holders': 2_000_000, 'usage.list': 0 };
+
+type Totals = Record<string, { calls: number; creditsMicro: number }>;
+
+/** A small seeded generator, so a failing interleaving can be run again. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The repository, but an add may fail before it commits or, worse, after (the reply lost on the way back). */
+class CrashingUsageRepository extends UsageRepository {
+  constructor(
+    db: DataSource,
+    private readonly chance: () => number,
+    private readonly failRate: number,
+  ) {
+    super(db);
+  }
+
+  override async add(claims: UsageClaim[]): Promise<string[]> {
+    const roll = this.chance();
+    if (roll < this.failRate / 2) throw new Error('connection reset before commit');
+    const orphans = await super.add(claims);
+    if (roll < this.failRate) throw new Error('connection reset after commit');
+    return orphans;
+  }
+}
+
+/** The store, but marking claims synced may fail (the replica dies between its two KV steps). */
+function crashingFinalize(kv: KvStore, chance: () => number, failRate: number): KvStore {
+  return new Proxy(kv, {
+    get(target, prop, receiver) {
+      if (prop !== 'run') return Reflect.get(target, prop, receiver);
+      return (script: { name: string }, keys: string[], args: unknown[]) => {
+        if (script.name === FINALIZE_SCRIPT.name && chance() < failRate) return Promise.reject(new Error('replica died'));
+        return (target.run as (...a: unknown[]) => Promise<unknown>)(script, keys, args);
+      };
+    },
+  });
+}
+
+/** One service replica: its own in-memory counts, its own sync, its own /usage reader. */
+function replica(kv: KvStore, repository: UsageRepository) {
+  const meter = new UsageMeterService(kv, {} as never);
+  return { meter, sync: new UsageSyncService(kv, repository, meter, {} as never), usage: new UsageService(kv, repository, meter) };
+}
+
+const caller = (accountId: string) => ({ accountId, resetAnchorAt: new Date() }) as ApiCaller;
+
+function toTotals(rows: Array<{ endpoint: string; calls: number; credits: string }>): Totals {
+  return Object.fromEntries(rows.map((r) => [r.endpoint, { calls: r.calls, creditsMicro: Math.round(Number(r.credits) * 1_000_000) }]));
+}
+
+/**
+ * Connections to one store as separate replicas would have them: Redis connections sharing one key prefix,
+ * or the one in-process store (replicas then are concurrent tasks of one process).
+ */
+function redisStores(): () => KvStore {
+  const prefix = uniqueKeyPrefix();
+  return () => RedisKvStore.connect(TEST_REDIS_URL, prefix);
+}
+
+/** Deletes every key the test wrote (only under its own prefix). */
+async function wipe(store: KvStore): Promise<void> {
+  if (!(store instanceof RedisKvStore)) return;
+  const prefix = store.client.options.keyPrefix!;
+  await store.client.eval(`for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end`, 0, `${prefix}*`);
+}
+function memoryStores(): () => KvStore {
+  const store = new MemoryKvStore();
+  return () => store;
+}
+
+describe.each([
+  ['Redis', redisStores],
+  ['the in-process store', memoryStores],
+])('Usage sync on PostgreSQL and %s', (_name, stores) => {
+  let db: DataSource;
+  let connect: () => KvStore;
+  let kv: KvStore;
+  let opened: KvStore[];
+
+  beforeAll(async () => {
+    db = await openTestDb();
+  });
+  beforeEach(() => {
+    const open = stores();
+    opened = [];
+    connect = () => {
+      const store = open();
+      opened.push(store);
+      return store;
+    };
+    kv = connect();
+  });
+  afterEach(async () => {
+    await wipe(kv);
+    for (const store of new Set(opened)) await store.close();
+  });
+  afterAll(() => db.destroy());
+
+  async function newAccount(): Promise<string> {
+    const [{ id }] = await db.query(`INSERT INTO accounts (wallet_address, tier) VALUES ($1, 'pro') RETURNING id`, [
+      Wallet.createRandom().address.toLowerCase(),
+    ]);
+    return id;
+  }
+
+  async function durable(accountId: string): Promise<Totals> {
+    const rows = await db.query(`SELECT endpoint, calls::int AS calls, credits::text AS credits FROM usage_counters WHERE account_id = $1 AND period = 0`, [
+      accountId,
+    ]);
+    return toTotals(rows.filter((r: { calls: number; credits: string }) => r.calls !== 0 || Number(r.credits) !== 0));
+  }
+
+  it('answers /usage exactly while a delta is claimed but not added, and once added but not yet marked synced', async () => {
+    const accountId = await newAccount();
+    let failing: 'add' | 'finalize' | undefined;
+    const failWhen = (step: string) => () => (failing === step ? 0 : 1);
+    const flaky = crashingFinalize(kv, failWhen('finalize'), 0.5);
+    const { meter, sync, usage } = replica(flaky, new CrashingUsageRepository(db, failWhen('add'), 0.5));
+    const read = async () => toTotals(await usage.currentPeriod(caller(accountId)));
+    const holders = (calls: number) => ({ calls, creditsMicro: calls * 2_000_000 });
+    const usageList = (calls: number) => ({ calls, creditsMicro: 0 });
+    for (let i = 0; i < 3; i++) meter.count(accountId, 0, 'hl.perp.holders', 2_000_000);
+    await meter.flush();
+
+    failing = 'add';
+    await sync.sync();
+    // Claimed in the KV store, not in PostgreSQL: counted from the claim.
+    expect(await durable(accountId)).toEqual({});
+    expect(await read()).toEqual({ 'hl.perp.holders': holders(3) });
+
+    failing = 'finalize';
+    meter.count(accountId, 0, 'hl.perp.holders', 2_000_000);
+    await sync.sync();
+    // Added in PostgreSQL and still a claim in the KV store: counted once; the newer call is still live.
+    expect(await durable(accountId)).toEqual({ 'hl.perp.holders': holders(3) });
+    expect(await read()).toEqual({ 'hl.perp.holders': holders(4) });
+
+    failing = undefined;
+    meter.count(accountId, 0, 'usage.list', 0);
+    await meter.flush();
+    await sync.sync();
+    expect(await durable(accountId)).toEqual({ 'hl.perp.holders': holders(4), 'usage.list': usageList(1) });
+    expect(await read()).toEqual({ 'hl.perp.holders': holders(4), 'usage.list': usageList(1) });
+    expect(await kv.hgetall(BillingKeys.usageSyncing)).toEqual({});
+  });
+
+  it('adds every call exactly once across replicas that count, refund, sync, crash and read at the same time', async () => {
+    const accounts = [await newAccount(), await newAccount(), await newAccount()];
+    const chance = random(17);
+    const connections = [kv, connect(), connect(), connect()];
+    const replicas = connections.map((store) => replica(crashingFinalize(store, chance, 0.2), new CrashingUsageRepository(db, chance, 0.2)));
+    // Net usage per flush is never negative (a refund follows its call), so the true totals only grow:
+    // `landed` counts a flush once it is in the store, `sent` as soon as it starts, and any read must fall between.
+    const landed: Record<string, Totals> = Object.fromEntries(accounts.map((a) => [a, {}]));
+    const sent: Record<string, Totals> = Object.fromEntries(accounts.map((a) => [a, {}]));
+    const add = (into: Record<string, Totals>, accountId: string, endpoint: string, calls: number, creditsMicro: number) => {
+      const t = (into[accountId][endpoint] ??= { calls: 0, creditsMicro: 0 });
+      t.calls += calls;
+      t.creditsMicro += creditsMicro;
+    };
+    const snapshot = (of: Record<string, Totals>, accountId: string) => JSON.parse(JSON.stringify(of[accountId])) as Totals;
+    let reads = 0;
+
+    await Promise.all(
+      replicas.map(async (r) => {
+        for (let step = 0; step < 60; step++) {
+          const accountId = accounts[Math.floor(chance() * accounts.length)];
+          const endpoint = ENDPOINTS[Math.floor(chance() * ENDPOINTS.length)];
+          const credits = CREDITS_MICRO[endpoint];
+          const calls = 1 + Math.floor(chance() * 3) - (chance() < 0.3 ? 1 : 0);
+          for (let i = 0; i < calls; i++) r.meter.count(accountId, 0, endpoint, credits);
+          if (chance() < 0.3) {
+            r.meter.count(accountId, 0, endpoint, credits);
+            r.meter.uncount(accountId, 0, endpoint, credits);
+          }
+          add(sent, accountId, endpoint, calls, calls * credits);
+          await r.meter.flush();
+          add(landed, accountId, endpoint, calls, calls * credits);
+          if (chance() < 0.4) await r.sync.sync();
+          if (chance() < 0.3) {
+            const low = snapshot(landed, accountId);
+            const seen = toTotals(await r.usage.currentPeriod(caller(accountId)));
+            const high = snapshot(sent, accountId);
+            reads += 1;
+            for (const e of ENDPOINTS) {
+              expect(seen[e]?.calls ?? 0).toBeGreaterThanOrEqual(low[e]?.calls ?? 0);
+              expect(seen[e]?.calls ?? 0).toBeLessThanOrEqual(high[e]?.calls ?? 0);
+              expect(seen[e]?.creditsMicro ?? 0).toBeGreaterThanOrEqual(low[e]?.creditsMicro ?? 0);
+              expect(seen[e]?.creditsMicro ?? 0).toBeLessThanOrEqual(high[e]?.creditsMicro ?? 0);
+            }
+          }
+        }
+      }),
+    );
+
+    // Every replica's last runs, with no failures left to inject.
+    const clean = connections.map((store) => replica(store, new UsageRepository(db)));
+    for (const r of clean) await r.sync.sync();
+    for (const accountId of accounts) {
+      const expected = Object.fromEntries(Object.entries(landed[accountId]).filter(([, t]) => t.calls !== 0 || t.creditsMicro !== 0));
+      expect(await durable(accountId)).toEqual(expected);
+      expect(toTotals(await clean[0].usage.currentPeriod(caller(accountId)))).toEqual(expected);
+    }
+    expect(reads).toBeGreaterThan(10);
+    expect(await kv.hgetall(BillingKeys.usageSyncing)).toEqual({});
+  });
+});
