@@ -1,15 +1,23 @@
-import { INestApplication, LogLevel } from '@nestjs/common';
+import { INestApplication, LogLevel, PayloadTooLargeException } from '@nestjs/common';
 import { AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
-import { requestState } from './common/http/request-state';
+import { BODY_TOO_LARGE } from './common/http/body-error-message';
+import { MAX_BODY_BYTES } from './common/http/body-limit';
+import { useBodyParsers } from './common/http/body-parsers';
+import { answerClientError } from './common/http/client-error-response';
+import { rawRequest, requestState } from './common/http/request-state';
 import { HEADER } from './common/http/response-headers';
 import { ErrorEnvelopeDto } from './common/dto/envelope.dto';
 import { ERROR_STATUS, ErrorCode } from './common/errors/error-code';
 import { AppConfig } from './config/app.config';
+
+/** How often node looks for requests past their headers or request timeout (its default is 30 s). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -20,24 +28,53 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbo
 export async function createApp(config: AppConfig, options: { logger?: boolean } = {}): Promise<INestApplication> {
   const logger = options.logger === false ? false : LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1);
   const module = AppModule.register(config);
-  // Requests end within node's 300 s default, as on Express. No Nest middleware exists (the request id is
-  // the hook below), so Fastify's @fastify/middie would only cost every request a pass through its runner.
-  const adapter: AbstractHttpAdapter = config.http.adapter === 'fastify' ? fastifyAdapter() : expressAdapter();
+  // No Nest middleware exists (the request id is the hook below), so Fastify's @fastify/middie would only
+  // cost every request a pass through its runner.
+  const adapter: AbstractHttpAdapter = config.http.adapter === 'fastify' ? fastifyAdapter(config) : expressAdapter(config);
   // Every request gets its id and X-Request-Id header before anything else runs (unknown routes and guard
   // failures included), in the hook each adapter runs first for every request. A Nest middleware would run
   // through @fastify/middie on Fastify, and a hook of Fastify's own would add a link to its hook chain, both
   // measurable per request (docs/benchmarks.md). On Fastify the header goes on the reply, not reply.raw:
   // Fastify then writes all headers in one pass (see setResponseHeaders).
-  adapter.setOnRequestHook((req: unknown, res: unknown, done: () => void) => {
+  // A body declared over the limit is refused here, before anything waits for it: a client that declares
+  // one and sends nothing would otherwise hold the connection until the request timeout. The error
+  // filter answers 413 in the envelope and closes the connection.
+  adapter.setOnRequestHook((req: unknown, res: unknown, done: (error?: unknown) => void) => {
     adapter.setHeader(res, HEADER.requestId, requestState(req).requestId);
-    done();
+    const declared = rawRequest(req).headers['content-length'];
+    if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) done(new PayloadTooLargeException(BODY_TOO_LARGE));
+    else done();
   });
-  const app = await NestFactory.create(module, adapter, { logger });
+  // Body parsers are ours (useBodyParsers): one limit on both adapters, and errors in our words.
+  const app = await NestFactory.create(module, adapter, { logger, bodyParser: false });
+  setServerTimeouts(app.getHttpServer() as Server, config);
+  if (config.http.adapter === 'express') listenForClientErrors(app);
+  useBodyParsers(app, config.http.adapter);
   return configureApp(app);
 }
 
-function fastifyAdapter(): FastifyAdapter {
-  return new FastifyAdapter({ trustProxy: true, requestTimeout: 300_000, skipMiddie: true, frameworkErrors: answerFrameworkError });
+/**
+ * Node's defaults let a client hold a socket for minutes (300 s to send a request, checked every 30 s).
+ * Set on the server under either adapter, before it listens (the check interval is read then). On Node 20
+ * both timeouts run only while a request is being received: an idle keep-alive connection is governed by
+ * keepAliveTimeout alone, so no ordering between it and headersTimeout is needed; node requires
+ * headersTimeout <= requestTimeout (the configuration checks it).
+ */
+function setServerTimeouts(server: Server, { httpServer }: AppConfig): void {
+  server.requestTimeout = httpServer.requestTimeoutMs;
+  server.headersTimeout = httpServer.headersTimeoutMs;
+  server.keepAliveTimeout = httpServer.keepAliveTimeoutMs;
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = TIMEOUT_CHECK_INTERVAL_MS;
+}
+
+function fastifyAdapter({ httpServer }: AppConfig): FastifyAdapter {
+  return new FastifyAdapter({
+    trustProxy: httpServer.trustProxy,
+    bodyLimit: MAX_BODY_BYTES,
+    skipMiddie: true,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+  });
 }
 
 /**
@@ -68,10 +105,16 @@ class ExpressBytesAdapter extends ExpressAdapter {
   }
 }
 
-function expressAdapter(): ExpressAdapter {
+function expressAdapter({ httpServer }: AppConfig): ExpressAdapter {
   const express = new ExpressBytesAdapter();
   // ETags hash every body and no client here revalidates; the header would only cost CPU.
   express.set('etag', false);
   express.disable('x-powered-by');
+  express.set('trust proxy', httpServer.trustProxy);
   return express;
+}
+
+/** Express has no option for it: its server is node's, so the listener goes on that (Fastify takes clientErrorHandler). */
+function listenForClientErrors(app: INestApplication): void {
+  (app.getHttpServer() as Server).on('clientError', answerClientError);
 }

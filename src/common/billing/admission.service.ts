@@ -33,14 +33,24 @@ interface HeldPeriod {
   period: CreditPeriod;
 }
 
-export interface AdmissionResult {
-  status: AdmitStatus;
+/** Where a call stands in its key's per-minute window. */
+export interface WindowStanding {
   limit: number;
   remaining: number;
   /** Epoch seconds at which the next window opens. */
   resetAt: number;
+}
+
+export interface AdmissionResult extends WindowStanding {
+  status: AdmitStatus;
   admission: Admission;
   periodEndsAt: Date;
+}
+
+/** admitUnrouted's answer: ADMITTED or RATE_LIMITED, and the live balance (null when not metered). */
+export interface WindowResult extends WindowStanding {
+  status: AdmitStatus;
+  balanceMicro: string | null;
 }
 
 /**
@@ -71,38 +81,32 @@ export class AdmissionService {
     }
   }
 
-  async admit({ caller, endpoint, cost, requestId, nowMs = Date.now() }: {
+  /**
+   * `billable: false` (HEAD, and requests no route answers): the call counts in the key's window and is
+   * told its balance, but takes no credits, writes no charge and is not counted in /usage. Its cost is
+   * still checked, so a HEAD answers 403 where its GET would.
+   */
+  async admit({ caller, endpoint, cost, requestId, nowMs = Date.now(), billable = true }: {
     caller: ApiCaller;
     endpoint: EndpointName;
     cost: number;
     requestId: string;
     nowMs?: number;
+    billable?: boolean;
   }): Promise<AdmissionResult> {
     const windowIndex = Math.floor(nowMs / WINDOW_MS);
     const period = this.periodOf(caller, nowMs);
     const metered = isMetered(caller.tier);
-    const costMicro = metered ? cost * MICRO_PER_CREDIT : 0;
+    const costMicro = metered && billable ? cost * MICRO_PER_CREDIT : 0;
     const limit = TIERS[caller.tier].rpm;
-    const [status, count, balance, chargedEpoch, chargedPeriod] = await this.batcher.submit({
-      window: BillingKeys.window(caller.keyId, windowIndex),
-      credits: BillingKeys.credits(caller.accountId),
-      params: {
-        cap: limit,
-        costMicro: metered ? costMicro : -1,
-        seedMicro: caller.creditSeedMicro,
-        epoch: caller.creditEpoch,
-        seedPeriod: caller.creditPeriod,
-        period: period.index,
-        quotaMicro: this.quotaMicro.get(caller.tier)!,
-        requestId,
-        accountId: caller.accountId,
-        endpoint,
-        nowMs,
-      },
-    });
-    if (Number(status) === AdmitStatus.ADMITTED) this.usage.count(caller.accountId, period.index, endpoint, costMicro);
+    const [status, count, balance, chargedEpoch, chargedPeriod] = await this.submit({ caller, endpoint, costMicro: metered ? costMicro : -1, requestId, nowMs, windowIndex, period });
+    let decided: AdmitStatus = Number(status);
+    if (decided === AdmitStatus.ADMITTED) {
+      if (billable) this.usage.count(caller.accountId, period.index, endpoint, costMicro);
+      else if (metered && BigInt(String(balance)) < BigInt(cost * MICRO_PER_CREDIT)) decided = AdmitStatus.INSUFFICIENT_CREDITS;
+    }
     return {
-      status: Number(status),
+      status: decided,
       limit,
       remaining: Math.max(0, limit - Number(count)),
       resetAt: (windowIndex + 1) * (WINDOW_MS / 1000),
@@ -115,9 +119,59 @@ export class AdmissionService {
         chargedEpoch: Number(chargedEpoch),
         chargedPeriod: Number(chargedPeriod),
         balanceMicro: metered ? String(balance) : null,
-        settled: false,
+        // Nothing to give back on failure: an unbilled call took no credits and was never counted.
+        settled: !billable,
       },
     };
+  }
+
+  /**
+   * For a request of a known key that no route answers (an unknown path, a method no route takes, a body
+   * refused before routing): it counts in the key's window and learns its balance; nothing is charged or
+   * counted in /usage. Over the cap it is RATE_LIMITED, as a routed call would be.
+   */
+  async admitUnrouted({ caller, requestId, nowMs = Date.now() }: { caller: ApiCaller; requestId: string; nowMs?: number }): Promise<WindowResult> {
+    const windowIndex = Math.floor(nowMs / WINDOW_MS);
+    const metered = isMetered(caller.tier);
+    const limit = TIERS[caller.tier].rpm;
+    const period = this.periodOf(caller, nowMs);
+    const [status, count, balance] = await this.submit({ caller, endpoint: '', costMicro: metered ? 0 : -1, requestId, nowMs, windowIndex, period });
+    return {
+      status: Number(status) === AdmitStatus.RATE_LIMITED ? AdmitStatus.RATE_LIMITED : AdmitStatus.ADMITTED,
+      limit,
+      remaining: Math.max(0, limit - Number(count)),
+      resetAt: (windowIndex + 1) * (WINDOW_MS / 1000),
+      balanceMicro: metered ? String(balance) : null,
+    };
+  }
+
+  private submit({ caller, endpoint, costMicro, requestId, nowMs, windowIndex, period }: {
+    caller: ApiCaller;
+    endpoint: string;
+    /** -1 when the caller is not metered. */
+    costMicro: number;
+    requestId: string;
+    nowMs: number;
+    windowIndex: number;
+    period: CreditPeriod;
+  }): Promise<AdmitReply> {
+    return this.batcher.submit({
+      window: BillingKeys.window(caller.keyId, windowIndex),
+      credits: BillingKeys.credits(caller.accountId),
+      params: {
+        cap: TIERS[caller.tier].rpm,
+        costMicro,
+        seedMicro: caller.creditSeedMicro,
+        epoch: caller.creditEpoch,
+        seedPeriod: caller.creditPeriod,
+        period: period.index,
+        quotaMicro: this.quotaMicro.get(caller.tier)!,
+        requestId,
+        accountId: caller.accountId,
+        endpoint,
+        nowMs,
+      },
+    });
   }
 
   private periodOf(caller: ApiCaller, nowMs: number): CreditPeriod {

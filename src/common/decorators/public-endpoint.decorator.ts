@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CREDIT_COSTS, creditCostOf, EndpointName } from '../billing/credit-costs';
 import { ErrorEnvelopeDto } from '../dto/envelope.dto';
-import { errorResponseHeaders } from './api-envelope.decorator';
+import { errorResponseHeaders, NO_KEY_NO_RATE_LIMIT_HEADERS } from './api-envelope.decorator';
 import { ErrorCode } from '../errors/error-code';
 import { Enveloped } from './enveloped.decorator';
 
@@ -68,9 +68,13 @@ export function PublicApiController(path: string, tag: string) {
     ApiTags(tag),
     ApiSecurity(API_KEY_SECURITY),
     ApiExtraModels(ErrorEnvelopeDto),
-    errorResponse(401, [ErrorCode.INVALID_API_KEY], 'Missing, unknown or revoked x-api-key'),
+    errorResponse(401, [ErrorCode.INVALID_API_KEY], `Missing, unknown or revoked x-api-key. ${NO_KEY_NO_RATE_LIMIT_HEADERS}`),
     errorResponse(403, [ErrorCode.INSUFFICIENT_CREDITS], 'Monthly credits exhausted (paid tiers) until the next period'),
-    errorResponse(429, [ErrorCode.RATE_LIMITED], 'Per-minute limit exceeded; see Retry-After'),
+    errorResponse(
+      429,
+      [ErrorCode.RATE_LIMITED],
+      'Per-minute limit exceeded; see Retry-After. Also a client that presented too many unknown keys in a minute, refused before any lookup (msg names x-api-key; no X-RateLimit-* headers then)',
+    ),
     errorResponse(500, [ErrorCode.INTERNAL_ERROR], 'Unexpected error (no internals in the body)'),
   );
 }
@@ -89,7 +93,10 @@ export function PublicEndpoint(name: EndpointName, summary: string, options: { q
     ApiOperation({
       operationId: name,
       summary,
-      description: `**Cost:** ${cost} credit${cost === 1 ? '' : 's'} per successful call (paid tiers; Free is not metered). Endpoint name in /usage: \`${name}\`.`,
+      description:
+        `**Cost:** ${cost} credit${cost === 1 ? '' : 's'} per successful call (paid tiers; Free is not metered). Endpoint name in /usage: \`${name}\`. ` +
+        '**HEAD** is answered as GET is (status and headers, no body) and is free: it counts in the per-minute window, ' +
+        'costs no credits (X-Credits-Cost: 0) and is not counted in /usage. Other methods are answered 404, as unknown routes are, unbilled.',
     }),
     errorResponse(400, [ErrorCode.VALIDATION_ERROR], options.query === false ? 'A query parameter was given; this endpoint takes none (msg names it)' : 'Invalid parameter; msg names the field'),
   );

@@ -7,11 +7,12 @@ import { microToCredits } from '../billing/credit-units';
 import { PublicRoute, publicRouteOf } from '../decorators/public-endpoint.decorator';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
+import { clientAddress } from '../http/client-address';
 import { rawRequest, requestState } from '../http/request-state';
 import { HEADER } from '../http/response-headers';
 import { RateLimitHeaders } from './rate-limit-headers';
 
-type HeaderBag = { headers: Record<string, string | string[] | undefined> };
+type HeaderBag = { method?: string; headers: Record<string, string | string[] | undefined> };
 
 /**
  * Steps 1 to 3 of the public pipeline, in the contract's order, for every route of a @PublicApiController:
@@ -19,6 +20,8 @@ type HeaderBag = { headers: Record<string, string | string[] | undefined> };
  * 2. and 3. in one KV round trip: the per-key fixed window (X-RateLimit-*, the IETF RateLimit fields,
  *    429 with Retry-After) and the credit charge (403 INSUFFICIENT_CREDITS), with the headers that say
  *    how both stand. Refunds of failed calls and the envelope are the error filter's.
+ * A HEAD is answered as its GET would be, but is never billed nor counted in /usage (it returns no body);
+ * it still counts in the key's window, being a request of that key.
  *
  * One guard for the three, not one per step: Nest awaits each guard's answer in turn, and a second guard
  * cost every call another pass of that loop (docs/benchmarks.md, ninth session).
@@ -42,16 +45,18 @@ export class PublicApiGuard implements CanActivate {
     const state = requestState(req);
 
     const header = req.headers['x-api-key'];
+    const key = typeof header === 'string' ? header.trim() : undefined;
     // A cached key (nearly every call) is answered without a promise to wait for.
-    const found = this.callers.resolve(typeof header === 'string' ? header.trim() : undefined);
-    const caller = found instanceof Promise ? await found : found;
+    const known = this.callers.peek(key);
+    const caller = known !== undefined ? known : await this.callers.lookUp(key!, clientAddress(req));
     if (!caller) {
       throw new AppError(ErrorCode.INVALID_API_KEY, header ? 'x-api-key: unknown or revoked key' : 'x-api-key: header is required');
     }
     state.caller = caller;
 
     const nowMs = Date.now();
-    const result = await this.admissions.admit({ caller, endpoint: route.endpoint, cost: route.cost, requestId: state.requestId, nowMs });
+    const billable = req.method !== 'HEAD';
+    const result = await this.admissions.admit({ caller, endpoint: route.endpoint, cost: route.cost, requestId: state.requestId, nowMs, billable });
     // Charged from here on: whatever fails later (these headers, validation, the handler, serialisation)
     // reaches the error filter, which refunds the call.
     if (result.status === AdmitStatus.ADMITTED) state.admission = result.admission;

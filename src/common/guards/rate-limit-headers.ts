@@ -1,5 +1,5 @@
 import { HttpServer } from '@nestjs/common';
-import { AdmissionResult } from '../billing/admission.service';
+import { WindowStanding } from '../billing/admission.service';
 import { HEADER } from '../http/response-headers';
 
 /**
@@ -12,7 +12,7 @@ export class RateLimitHeaders {
   private reset = { at: 0, text: '0' };
 
   /** Sets the five headers on a response that has not been sent yet. */
-  set(adapter: HttpServer, res: unknown, result: AdmissionResult, nowMs: number): void {
+  set(adapter: HttpServer, res: unknown, result: WindowStanding, nowMs: number): void {
     let policy = this.policies.get(result.limit);
     if (!policy) {
       policy = { limit: String(result.limit), policy: `"minute";q=${result.limit};w=60` };

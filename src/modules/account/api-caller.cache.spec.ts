@@ -1,11 +1,14 @@
 import { ConfigService } from '@nestjs/config';
 import { ApiCaller } from '../../common/auth/api-caller';
+import { ErrorCode } from '../../common/errors/error-code';
 import { AppConfig } from '../../config/app.config';
 import { AccountRepository } from './account.repository';
 import { ACTIVE_KEY_WINDOW_MS, ApiCallerCache } from './api-caller.cache';
 import { generateApiKey } from './api-key-format';
 
 const TTL_MS = 1000;
+const FAILED_LOOKUPS_PER_MINUTE = 5;
+const CLIENT = '203.0.113.7';
 
 /** A key table in memory that records every query the cache sends it. */
 class FakeKeys {
@@ -46,9 +49,14 @@ describe(ApiCallerCache.name, () => {
   let sut: ApiCallerCache;
 
   beforeEach(() => {
-    jest.useFakeTimers({ now: 1_700_000_000_000 });
+    // setImmediate stays real: the misses of one turn leave together at its end (TurnBatcher).
+    jest.useFakeTimers({ now: 1_700_000_000_000, doNotFake: ['setImmediate'] });
     keys = new FakeKeys();
-    const settings: Record<string, number> = { 'apiKeys.cacheTtlMs': TTL_MS, 'apiKeys.touchIntervalMs': 60_000 };
+    const settings: Record<string, number> = {
+      'apiKeys.cacheTtlMs': TTL_MS,
+      'apiKeys.touchIntervalMs': 60_000,
+      'apiKeys.failedLookupsPerMinute': FAILED_LOOKUPS_PER_MINUTE,
+    };
     const config = { get: (name: string) => settings[name] } as unknown as ConfigService<AppConfig, true>;
     sut = new ApiCallerCache(keys as unknown as AccountRepository, config);
     sut.onModuleInit();
@@ -63,22 +71,20 @@ describe(ApiCallerCache.name, () => {
   async function callFor(ms: number, plaintexts: string[]): Promise<Array<ApiCaller | null>> {
     let last: Array<ApiCaller | null> = [];
     for (let t = 0; t < ms; t += 50) {
-      last = await Promise.all(plaintexts.map((k) => sut.resolve(k)));
+      last = await Promise.all(plaintexts.map((k) => sut.resolve(k, CLIENT)));
       await jest.advanceTimersByTimeAsync(50);
     }
     return last;
   }
 
-  it('keeps busy keys fresh with one query per round for all of them, never one per key on the request path', async () => {
+  it('reads the keys first used in one turn with one query, then keeps them fresh with one query per round', async () => {
     const busy = [keys.add(), keys.add(), keys.add()];
     await callFor(5 * TTL_MS, busy);
-    const single = keys.queries.filter((q) => q.length === 1);
-    const bulk = keys.queries.filter((q) => q.length === busy.length);
-    // Each key was read once on its first call; after that only the rounds (every TTL/2) read them, together.
-    expect(single).toHaveLength(busy.length);
-    expect(bulk.length).toBeGreaterThanOrEqual(9);
-    expect(bulk.length).toBeLessThanOrEqual(10);
-    expect(keys.queries).toHaveLength(single.length + bulk.length);
+    // Never one query per key on the request path: the first turn's misses shared one, then only the
+    // rounds (every TTL/2) read them, together.
+    expect(keys.queries.every((q) => q.length === busy.length)).toBe(true);
+    expect(keys.queries.length).toBeGreaterThanOrEqual(10);
+    expect(keys.queries.length).toBeLessThanOrEqual(11);
   });
 
   it('still refuses a revoked key within the TTL when the refresh finds it gone', async () => {
@@ -88,7 +94,7 @@ describe(ApiCallerCache.name, () => {
     const revokedAt = Date.now();
     let refusedAt: number | undefined;
     for (let t = 0; t <= 2 * TTL_MS && refusedAt === undefined; t += 50) {
-      if ((await sut.resolve(key)) === null) refusedAt = Date.now();
+      if ((await sut.resolve(key, CLIENT)) === null) refusedAt = Date.now();
       await jest.advanceTimersByTimeAsync(50);
     }
     expect(refusedAt).toBeDefined();
@@ -97,8 +103,8 @@ describe(ApiCallerCache.name, () => {
 
   it('keeps a key used now and then fresh for the active window, then lets it expire; never refreshes unknown keys', async () => {
     const occasional = keys.add();
-    await sut.resolve(occasional);
-    await sut.resolve(generateApiKey().plaintext);
+    await sut.resolve(occasional, CLIENT);
+    await sut.resolve(generateApiKey().plaintext, CLIENT);
     expect(keys.queries).toHaveLength(2);
 
     // Unused for a third of the window: the rounds kept it fresh, so this call reads nothing itself.
@@ -106,7 +112,7 @@ describe(ApiCallerCache.name, () => {
     const rounds = keys.queries.length - 2;
     expect(rounds).toBeGreaterThanOrEqual(ACTIVE_KEY_WINDOW_MS / 3 / (TTL_MS / 2) - 1);
     expect(keys.queries.slice(2).every((q) => q.length === 1 && keys.active.has(q[0]))).toBe(true);
-    expect(await sut.resolve(occasional)).toEqual(expect.objectContaining({ tier: 'pro' }));
+    expect(await sut.resolve(occasional, CLIENT)).toEqual(expect.objectContaining({ tier: 'pro' }));
     expect(keys.queries).toHaveLength(2 + rounds);
 
     // Idle past the window (and a TTL): no more rounds for it, so it expired and the next call reads it.
@@ -114,7 +120,51 @@ describe(ApiCallerCache.name, () => {
     const before = keys.queries.length;
     await jest.advanceTimersByTimeAsync(5 * TTL_MS);
     expect(keys.queries).toHaveLength(before);
-    await sut.resolve(occasional);
+    await sut.resolve(occasional, CLIENT);
     expect(keys.queries).toHaveLength(before + 1);
+  });
+
+  it('answers a key found unknown from memory until the TTL passes, then reads it again', async () => {
+    const unknown = generateApiKey().plaintext;
+    expect(await sut.resolve(unknown, CLIENT)).toBeNull();
+    expect(sut.peek(unknown)).toBeNull();
+    expect(await sut.resolve(unknown, CLIENT)).toBeNull();
+    expect(keys.queries).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(TTL_MS + 1);
+    expect(sut.peek(unknown)).toBeUndefined();
+  });
+
+  it('refuses lookups from a client past its limit of unknown keys with 429 before any query, and still serves its cached key', async () => {
+    const valid = keys.add();
+    expect(await sut.resolve(valid, CLIENT)).toEqual(expect.objectContaining({ tier: 'pro' }));
+    for (let i = 0; i < FAILED_LOOKUPS_PER_MINUTE; i++) expect(await sut.resolve(generateApiKey().plaintext, CLIENT)).toBeNull();
+    const queries = keys.queries.length;
+
+    await expect(sut.lookUp(generateApiKey().plaintext, CLIENT)).rejects.toMatchObject({ code: ErrorCode.RATE_LIMITED, headers: { 'retry-after': '60' } });
+    expect(keys.queries).toHaveLength(queries);
+    expect(sut.resolve(valid, CLIENT)).toEqual(expect.objectContaining({ tier: 'pro' }));
+    // Another client is not held back by this one.
+    expect(await sut.resolve(generateApiKey().plaintext, '198.51.100.1')).toBeNull();
+    // A minute later the client may look keys up again.
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(await sut.resolve(generateApiKey().plaintext, CLIENT)).toBeNull();
+  });
+
+  it('looks up the unknown keys of one turn with one query', async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => sut.resolve(generateApiKey().plaintext, `192.0.2.${i}`)));
+    expect(answers.every((caller) => caller === null)).toBe(true);
+    expect(keys.queries).toEqual([expect.any(Array)]);
+    expect(keys.queries[0]).toHaveLength(50);
+  });
+
+  it('never evicts a known caller to make room for unknown keys', async () => {
+    const valid = keys.add();
+    await sut.resolve(valid, CLIENT);
+    // More unknown keys than the cache holds callers, each from its own address (no limit applies).
+    for (let round = 0; round < 51; round++) {
+      await Promise.all(Array.from({ length: 1000 }, (_, i) => sut.resolve(generateApiKey().plaintext, `10.${round}.${i >> 8}.${i & 255}`)));
+    }
+    // Still answered from memory, synchronously.
+    expect(sut.resolve(valid, CLIENT)).toEqual(expect.objectContaining({ tier: 'pro' }));
   });
 });

@@ -1,11 +1,22 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { TurnBatcher } from '../../common/async/turn-batcher';
 import { ApiCaller } from '../../common/auth/api-caller';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { FailedLookupLimiter } from '../../common/guards/failed-lookup-limiter';
+import { HEADER } from '../../common/http/response-headers';
+import { BoundedMap } from '../../common/memo/bounded-map';
 import { AppConfig } from '../../config/app.config';
 import { AccountRepository } from './account.repository';
 import { API_KEY_PATTERN, hashApiKey } from './api-key-format';
 
 const MAX_ENTRIES = 50_000;
+/**
+ * Keys looked up and not found, held apart from the found ones so that a flood of random keys only ever
+ * evicts other random keys, never a caller's entry (which would send that caller to the database).
+ */
+const MAX_UNKNOWN_ENTRIES = 20_000;
 /** Keys per refresh query. */
 const REFRESH_CHUNK = 1_000;
 /**
@@ -29,7 +40,9 @@ interface CacheEntry {
 /**
  * Resolves x-api-key to its caller with no database query on the hot path: hits and misses are kept in
  * memory for API_KEY_CACHE_TTL_MS (at most 5 s, so a revoked key stops working on every replica within
- * that), concurrent misses for one key share one query, and last-used times are written in batches.
+ * that, and a new key works within that), the misses of one event-loop turn share one query, and
+ * last-used times are written in batches. Lookups of unknown keys are limited per client address
+ * (FailedLookupLimiter), so random keys cannot turn into a query each.
  * Keys used in the last ACTIVE_KEY_WINDOW_MS are re-read ahead of their expiry, all in one query per half
  * TTL, rather than one query per key per TTL on the request path (520 busy keys and a 2 s TTL made 260
  * queries a second; keys used every few seconds, rather than since the last read, still made ~230).
@@ -38,7 +51,16 @@ interface CacheEntry {
 export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger(ApiCallerCache.name);
   private readonly entries = new Map<string, CacheEntry>();
+  /** Unknown key -> epoch ms until which it is answered unknown without a query. */
+  private readonly unknown = new BoundedMap<string, number>(MAX_UNKNOWN_ENTRIES);
   private readonly loading = new Map<string, Promise<ApiCaller | null>>();
+  private readonly failedLookups: FailedLookupLimiter;
+  // One query in flight at a time: under a burst of new keys (or a flood of random ones) the misses of the
+  // turns that follow wait for it and then leave together, so a burst costs a few queries, not one a turn.
+  private readonly lookups = new TurnBatcher<string, ApiCaller | null>((hashes) => this.findByHashes(hashes), {
+    maxBatch: REFRESH_CHUNK,
+    maxInFlight: 1,
+  });
   /** Key id -> epoch ms of its latest use since the last flush (a number: no Date per request). */
   private lastUsed = new Map<string, number>();
   private touchTimer?: NodeJS.Timeout;
@@ -51,6 +73,7 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
     private readonly config: ConfigService<AppConfig, true>,
   ) {
     this.ttlMs = config.get('apiKeys.cacheTtlMs', { infer: true });
+    this.failedLookups = new FailedLookupLimiter(config.get('apiKeys.failedLookupsPerMinute', { infer: true }));
   }
 
   onModuleInit() {
@@ -67,10 +90,11 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /**
-   * The caller of a key, or null for a malformed, unknown or revoked one. A cache hit (nearly every call)
-   * answers synchronously, so the request pipeline awaits nothing for it.
+   * What the cache knows of a key without a query: its caller, null for a missing, malformed, unknown or
+   * revoked one, undefined when only a lookup can tell. A cache hit (nearly every call) answers
+   * synchronously, so the request pipeline awaits nothing for it.
    */
-  resolve(plaintextKey: string | undefined): ApiCaller | null | Promise<ApiCaller | null> {
+  peek(plaintextKey: string | undefined): ApiCaller | null | undefined {
     if (!plaintextKey) return null;
     const now = Date.now();
     // Keyed by the presented key, so a hit costs no hashing; only the hash ever reaches the database.
@@ -80,8 +104,32 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
       hit.lastUsedAt = now;
       return this.used(hit.caller, now);
     }
-    if (!API_KEY_PATTERN.test(plaintextKey)) return null;
-    return this.load(plaintextKey).then((caller) => this.used(caller, now));
+    const unknownUntil = this.unknown.get(plaintextKey);
+    if ((unknownUntil !== undefined && unknownUntil > now) || !API_KEY_PATTERN.test(plaintextKey)) return null;
+    return undefined;
+  }
+
+  /**
+   * Reads a well-formed key the cache does not know (peek answered undefined). Refused with 429
+   * RATE_LIMITED, before any query, while `clientAddress` is over its limit of unknown keys.
+   */
+  async lookUp(plaintextKey: string, clientAddress: string): Promise<ApiCaller | null> {
+    const now = Date.now();
+    const retryAfter = this.failedLookups.retryAfterSeconds(clientAddress, now);
+    if (retryAfter > 0) {
+      throw new AppError(ErrorCode.RATE_LIMITED, `x-api-key: too many unknown keys from this client; retry in ${retryAfter} s`, {
+        [HEADER.retryAfter]: String(retryAfter),
+      });
+    }
+    const caller = await this.load(plaintextKey);
+    if (!caller) this.failedLookups.recordFailure(clientAddress, now);
+    return this.used(caller, now);
+  }
+
+  /** peek, then lookUp when needed. */
+  resolve(plaintextKey: string | undefined, clientAddress: string): ApiCaller | null | Promise<ApiCaller | null> {
+    const known = this.peek(plaintextKey);
+    return known !== undefined ? known : this.lookUp(plaintextKey!, clientAddress);
   }
 
   private used(caller: ApiCaller | null, now: number): ApiCaller | null {
@@ -94,10 +142,13 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
     if (!pending) {
       const keyHash = hashApiKey(plaintextKey);
       const readAt = Date.now();
-      pending = this.accounts
-        .findCallersByKeyHashes([keyHash])
-        .then((found) => {
-          const caller = found.get(keyHash) ?? null;
+      pending = this.lookups
+        .submit(keyHash)
+        .then((caller) => {
+          if (!caller) {
+            this.unknown.set(plaintextKey, readAt + this.ttlMs);
+            return null;
+          }
           if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
           this.entries.delete(plaintextKey);
           this.entries.set(plaintextKey, { caller, keyHash, expiresAt: readAt + this.ttlMs, lastUsedAt: readAt });
@@ -107,6 +158,11 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
       this.loading.set(plaintextKey, pending);
     }
     return pending;
+  }
+
+  private async findByHashes(keyHashes: string[]): Promise<Array<ApiCaller | null>> {
+    const found = await this.accounts.findCallersByKeyHashes(keyHashes);
+    return keyHashes.map((hash) => found.get(hash) ?? null);
   }
 
   /**

@@ -1,0 +1,26 @@
+import { addressGroup, FailedLookupLimiter } from './failed-lookup-limiter';
+
+describe(FailedLookupLimiter.name, () => {
+  const start = 1_700_000_000_000;
+
+  it('lets an address look keys up until it has failed the limit within a minute, then says when it may again', () => {
+    const sut = new FailedLookupLimiter(3);
+    for (let i = 0; i < 3; i++) {
+      expect(sut.retryAfterSeconds('203.0.113.7', start + i)).toBe(0);
+      sut.recordFailure('203.0.113.7', start + i);
+    }
+    expect(sut.retryAfterSeconds('203.0.113.7', start + 10_000)).toBe(50);
+    expect(sut.retryAfterSeconds('203.0.113.8', start + 10_000)).toBe(0);
+    expect(sut.retryAfterSeconds('203.0.113.7', start + 60_000)).toBe(0);
+  });
+
+  it('counts an IPv6 /64 as one client, and an IPv4-mapped address as its IPv4 one', () => {
+    const sut = new FailedLookupLimiter(2);
+    sut.recordFailure('2001:db8:1:2::1', start);
+    sut.recordFailure('2001:0db8:0001:0002:ffff::9', start);
+    expect(sut.retryAfterSeconds('2001:db8:1:2:3:4:5:6', start)).toBeGreaterThan(0);
+    expect(sut.retryAfterSeconds('2001:db8:1:3::1', start)).toBe(0);
+    expect(addressGroup('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(addressGroup('::1')).toBe('0:0:0:0::/64');
+  });
+});
