@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { AppConfig, cliDebugEnabled, loadAppConfig, loadDotEnv } from '../config/app.config';
+import { AppConfig, cliDebugEnabled, loadAppConfigOrExit, loadDotEnv } from '../config/app.config';
 import { acquireEmbeddedLock } from '../infra/database/embedded-lock';
 import { INestApplicationContext } from '@nestjs/common';
 import { CliModule } from './cli.module';
@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     debug,
     withApp: (work) => {
       loadDotEnv();
-      const config = loadAppConfig();
+      const config = loadAppConfigOrExit();
       // The CLI runs one job on demand (job:run); it never starts the schedule.
       return withApp({ ...config, hlJobs: { ...config.hlJobs, enabled: false } }, debug, work);
     },

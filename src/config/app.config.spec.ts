@@ -1,4 +1,5 @@
 import { loadAppConfig } from './app.config';
+import { ConfigurationError } from './env.validation';
 
 describe('loadAppConfig: redis', () => {
   it('leaves ioredis auto-pipelining off unless REDIS_AUTO_PIPELINING asks for it', () => {
@@ -81,6 +82,19 @@ describe('loadAppConfig: retention', () => {
 describe('loadAppConfig: production secrets', () => {
   it('refuses production without CURSOR_SECRET, which every replica must share', () => {
     expect(() => loadAppConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET must be set in production/);
+  });
+
+  it('lists every problem at once, the missing CURSOR_SECRET with the bad values', () => {
+    let thrown: unknown;
+    try {
+      loadAppConfig({ NODE_ENV: 'production', PORT: 'eighty', HL_FILLS_RETENTION_DAYS: '0' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigurationError);
+    const { problems } = thrown as ConfigurationError;
+    expect(problems).toHaveLength(3);
+    expect(problems.join('\n')).toMatch(/PORT: .*\nHL_FILLS_RETENTION_DAYS: .*\nCURSOR_SECRET must be set in production/);
   });
 
   it('starts production without JWT_SECRET, which nothing reads until the wallet-session backend exists', () => {

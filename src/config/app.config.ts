@@ -1,17 +1,21 @@
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { validateEnvironment } from './env.validation';
+import { ConfigurationError, validateEnvironment } from './env.validation';
 
 export type HttpAdapterName = 'express' | 'fastify';
+/** false: the socket's address is the client's; true: the first X-Forwarded-For entry; a hop count; or the proxies' addresses. */
+export type TrustProxy = boolean | number | string[];
 
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
-  http: { port: number; adapter: HttpAdapterName };
+  http: { port: number; host: string; adapter: HttpAdapterName };
   database: { url?: string; dataDir: string; migrationsRun: boolean };
   redis: { url?: string; keyPrefix: string; autoPipelining: boolean };
   security: { cursorSecret: string; jwtSecret: string };
-  apiKeys: { cacheTtlMs: number; touchIntervalMs: number };
+  apiKeys: { cacheTtlMs: number; touchIntervalMs: number; failedLookupsPerMinute: number };
+  /** The node HTTP server under either adapter: timeouts, and which proxies' X-Forwarded-For to believe. */
+  httpServer: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; trustProxy: TrustProxy };
   ledger: { flushIntervalMs: number };
   usage: { flushIntervalMs: number; syncIntervalMs: number };
   hyperliquid: {
@@ -58,14 +62,24 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
   return {
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
-    http: { port: env.PORT, adapter: env.HTTP_ADAPTER },
+    http: { port: env.PORT, host: env.HTTP_HOST, adapter: env.HTTP_ADAPTER },
     database: { url: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR), migrationsRun: env.MIGRATIONS_RUN },
     redis: { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX, autoPipelining: env.REDIS_AUTO_PIPELINING },
     security: {
       cursorSecret: env.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
       jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
     },
-    apiKeys: { cacheTtlMs: env.API_KEY_CACHE_TTL_MS, touchIntervalMs: env.API_KEY_TOUCH_INTERVAL_MS },
+    apiKeys: {
+      cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
+      touchIntervalMs: env.API_KEY_TOUCH_INTERVAL_MS,
+      failedLookupsPerMinute: env.API_KEY_FAILED_LOOKUPS_PER_MINUTE,
+    },
+    httpServer: {
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    },
     ledger: {
       flushIntervalMs: env.LEDGER_FLUSH_INTERVAL_MS,
     },
@@ -96,6 +110,26 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
     hl: { holderPagesCached: env.HL_HOLDER_PAGES_CACHED },
     jobs: { runsRetentionDays: env.JOB_RUNS_RETENTION_DAYS },
   };
+}
+
+function parseTrustProxy(text: string): TrustProxy {
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (/^\d+$/.test(text)) return Number(text);
+  return text.split(',').map((entry) => entry.trim());
+}
+
+/**
+ * For entry points (server, demo, ops CLI): the configuration, or every problem on stderr and exit 1. A
+ * configuration mistake is the operator's to fix, so they get the list, not a stack trace to read past.
+ */
+export function loadAppConfigOrExit(raw: Record<string, unknown> = process.env): AppConfig {
+  try {
+    return loadAppConfig(raw);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
 }
 
 /** The ops CLI's DEBUG switch (stack traces of unexpected errors); not service configuration. */

@@ -8,6 +8,7 @@ import {
   IsUrl,
   Max,
   MaxLength,
+  Matches,
   Min,
   MinLength,
   validateSync,
@@ -20,6 +21,8 @@ const toBoolean = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : (BOOLEAN_TEXTS[String(value).toLowerCase()] ?? value);
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+/** true/false, a hop count, or a comma-separated list of addresses, CIDRs or Express's names for ranges. */
+const TRUST_PROXY_PATTERN = /^(true|false|\d{1,2}|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/;
 
 /**
  * A connection URL with one of `schemes`, as node's URL parser (and so the pg and ioredis clients) reads
@@ -50,6 +53,10 @@ export class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(0) @Max(65535)
   PORT = 3000;
+
+  // Every interface by default (containers, servers); the demo binds 127.0.0.1.
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  HTTP_HOST = '0.0.0.0';
 
   @IsOptional() @IsIn(['express', 'fastify'])
   HTTP_ADAPTER: 'express' | 'fastify' = 'express';
@@ -100,6 +107,27 @@ export class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(1000) @Max(600_000)
   API_KEY_TOUCH_INTERVAL_MS = 10_000;
+
+  // Per client address and replica: lookups of unknown keys (a database query each) before 429.
+  @Transform(toInt) @IsInt() @Min(1) @Max(100_000)
+  API_KEY_FAILED_LOOKUPS_PER_MINUTE = 10;
+
+  // Off: the client address is the socket's, so X-Forwarded-For cannot dodge the per-address limits.
+  // true (every hop), a hop count, or addresses/CIDRs of the proxies (Express and Fastify read all three).
+  @Transform(emptyToUndefined) @IsOptional() @Matches(TRUST_PROXY_PATTERN, { message: 'TRUST_PROXY must be true, false, a hop count or a comma-separated list of proxy addresses/CIDRs' })
+  TRUST_PROXY = 'false';
+
+  // Seconds, not node's minutes: a client that declares a request and sends it slowly holds a socket only this long.
+  @Transform(toInt) @IsInt() @Min(1000) @Max(300_000)
+  HTTP_REQUEST_TIMEOUT_MS = 15_000;
+
+  // At most HTTP_REQUEST_TIMEOUT_MS (node's rule); idle keep-alive connections are not cut by it on Node 20.
+  @Transform(toInt) @IsInt() @Min(1000) @Max(300_000)
+  HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+  // Above the 60 s idle timeout of common load balancers, so the balancer, not us, closes a reused connection.
+  @Transform(toInt) @IsInt() @Min(1000) @Max(600_000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
   @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false, require_protocol: true })
   HYPERLIQUID_INFO_URL = 'https://api.hyperliquid.xyz/info';
@@ -164,19 +192,27 @@ export class EnvironmentVariables {
   HL_HOLDER_PAGES_CACHED = 500;
 }
 
+/** Every problem found in the environment; entry points print `problems` as a list, not a stack trace. */
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigurationError';
+  }
+}
+
 /** Validates the raw environment once at start-up; a bad value stops the process with every problem listed. */
 export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVariables {
   // `NAME=` (as .env.example leaves optional ones) means unset: the default applies, not an empty value.
   const set = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== ''));
   const env = plainToInstance(EnvironmentVariables, set, { exposeDefaultValues: true });
   const errors = validateSync(env, { skipMissingProperties: false, forbidUnknownValues: false });
-  if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
-    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
+  const problems = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+  // Node refuses this order at server construction; the timeouts are set after it (app.factory.ts), so check here.
+  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   // JWT_SECRET joins this check with the wallet-session backend, the first code to read it.
   if (env.NODE_ENV === 'production' && !env.CURSOR_SECRET) {
-    throw new Error('Invalid configuration:\n  CURSOR_SECRET must be set in production (shared by every replica)');
+    problems.push('CURSOR_SECRET must be set in production (shared by every replica)');
   }
+  if (problems.length > 0) throw new ConfigurationError(problems);
   return env;
 }

@@ -15,10 +15,22 @@ export interface JobDefinition {
   intervalMs: number;
   /** How long one run may hold the lock before another replica may take over (renewed while running). */
   leaseMs: number;
-  run(signal: AbortSignal): Promise<JobOutcome>;
+  /**
+   * `signal` aborts at shutdown or when the lease is lost: stop, and publish nothing half-done. `progress`
+   * takes a short note of what the run is doing, shown when a run overruns its cadence.
+   */
+  run(signal: AbortSignal, progress: JobProgress): Promise<JobOutcome>;
+  /** A shared limit slowing the job down right now (`12 upstream reads waiting for request weight`), if any. */
+  describeLoad?(): string | undefined;
 }
 
-export type JobStatus = 'ok' | 'error' | 'skipped';
+export interface JobProgress {
+  /** What the run is doing now, in a few words: `reading 120/200 addresses`. */
+  report(activity: string): void;
+}
+
+/** `stopped`: cut short by shutdown or a lost lease, not a failure of the job. */
+export type JobStatus = 'ok' | 'error' | 'skipped' | 'stopped';
 
 export interface JobRunResult {
   name: string;

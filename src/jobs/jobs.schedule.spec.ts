@@ -6,7 +6,7 @@ import { MemoryKvStore } from '../infra/kv/memory-kv.store';
 import { JobRegistry } from './job-registry';
 import { JobRunner } from './job-runner';
 import { JobRunsRepository } from './job-runs.repository';
-import { JobsSchedule } from './jobs.schedule';
+import { JobsSchedule, OVERRUN_NOTE_INTERVAL_MS } from './jobs.schedule';
 
 const INTERVAL_MS = 10_000;
 /** How far apart the two replicas' timers tick: each run ends long before the other replica's tick. */
@@ -73,6 +73,71 @@ describe(JobsSchedule.name, () => {
 
     // a ran at 0 and 10 s; b's tick at 13 s still finds a's claim, its ticks at 23 and 33 s run the job.
     expect(starts).toEqual(['a', 'a', 'b', 'b']);
+  });
+
+  it('says when a run overruns its cadence, with how long it has run and what it is doing, at most once per few minutes', async () => {
+    const warnings: string[] = [];
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void warnings.push(String(message)));
+    const kv = new MemoryKvStore();
+    const registry = new JobRegistry();
+    let finish: () => void = () => undefined;
+    registry.register({
+      name: 'hl.positions',
+      intervalMs: INTERVAL_MS,
+      leaseMs: 60_000,
+      run: async (_signal, progress) => {
+        progress.report('reading addresses: 30/200');
+        await new Promise<void>((resolve) => (finish = resolve));
+        return { rows: 0 };
+      },
+      describeLoad: () => '12 upstream read(s) waiting for request weight',
+    });
+    const scheduler = new SchedulerRegistry();
+    const sut = new JobsSchedule(registry, new JobRunner(kv, runs), scheduler, config, kv);
+    sut.onApplicationBootstrap();
+
+    await jest.advanceTimersByTimeAsync(3 * INTERVAL_MS);
+    expect(warnings).toEqual(['hl.positions overran its 10 s cadence: its run has been going for 10 s (reading addresses: 30/200); 12 upstream read(s) waiting for request weight; 1 tick skipped since the last note']);
+
+    await jest.advanceTimersByTimeAsync(OVERRUN_NOTE_INTERVAL_MS);
+    finish();
+    sut.onModuleDestroy();
+    await sut.beforeApplicationShutdown();
+
+    // Ticks at 20 and 30 s went unsaid; the next note, five minutes on, counts them with the ticks since.
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/^hl\.positions overran its 10 s cadence: its run has been going for 3\d\d s \(reading addresses: 30\/200\); .*; 30 ticks skipped/);
+  });
+
+  it('stops the runs in flight at shutdown and records them as stopped, with one line for all of them', async () => {
+    const logs: string[] = [];
+    jest.spyOn(Logger.prototype, 'log').mockImplementation((message: unknown) => void logs.push(String(message)));
+    const errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const warnings = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const finished: string[] = [];
+    const recorded = { ...runs, finish: async (_id: number, status: string) => void finished.push(status) } as unknown as JobRunsRepository;
+    const kv = new MemoryKvStore();
+    const registry = new JobRegistry();
+    registry.register({
+      name: 'hl.positions',
+      intervalMs: INTERVAL_MS,
+      leaseMs: 60_000,
+      run: (signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    });
+    const runner = new JobRunner(kv, recorded);
+    const sut = new JobsSchedule(registry, runner, new SchedulerRegistry(), config, kv);
+    sut.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(1);
+    logs.length = 0;
+
+    runner.onModuleDestroy();
+    sut.onModuleDestroy();
+    await sut.beforeApplicationShutdown();
+
+    expect(finished).toEqual(['stopped']);
+    expect(logs).toEqual(['stopped the job runs in flight: hl.positions']);
+    expect(errors).not.toHaveBeenCalled();
+    expect(warnings).not.toHaveBeenCalled();
   });
 
   it("still runs an operator's job:run at once, right after a scheduled run", async () => {

@@ -5,6 +5,7 @@ import { PGliteDriver } from 'typeorm-pglite';
 import { AppConfig } from '../../config/app.config';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migration-list';
+import { TypeOrmQueryLogger } from './typeorm-query.logger';
 
 export type DatabaseKind = 'postgres' | 'embedded';
 
@@ -26,7 +27,9 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database'>): Dat
     synchronize: false,
     // gen_random_uuid() is core PostgreSQL (13+) and PGlite ships no uuid-ossp; nothing to install.
     installExtensions: false,
+    // Failed queries only, without their parameters (typeorm-query.logger.ts).
     logging: ['error' as const],
+    logger: new TypeOrmQueryLogger(),
   };
   if (config.database.url) {
     return { ...common, url: config.database.url, extra: { max: 20 } };

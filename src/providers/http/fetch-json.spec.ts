@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { fetchJson, FetchJsonOptions, parseRetryAfter, RETRY_AFTER_CAP_MS } from './fetch-json';
@@ -162,8 +163,20 @@ describe(fetchJson.name, () => {
     server = await startServer(() => undefined);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    await expect(fetchJson({ ...base(server.url), timeoutMs: 5_000, signal: controller.signal })).rejects.toMatchObject({ kind: 'network' });
+    await expect(fetchJson({ ...base(server.url), timeoutMs: 5_000, signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted', name: 'AbortError' });
     expect(server.attempts()).toBe(1);
+  });
+
+  it('waits out its retries without adding a listener per call to the caller\'s signal', async () => {
+    server = await startServer((_req, res) => json(res, 503, null));
+    const controller = new AbortController();
+    const calls = Array.from({ length: 20 }, () => fetchJson({ ...base(server!.url), maxRetries: 1, sleep: undefined, signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(1);
+    controller.abort();
+    const settled = await Promise.allSettled(calls);
+    expect(settled.every((s) => s.status === 'rejected' && (s.reason as UpstreamError).kind === 'aborted')).toBe(true);
   });
 });
 

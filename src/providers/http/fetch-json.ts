@@ -1,4 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { abortableDelay } from '../../common/async/abort';
 import { UpstreamError } from './upstream.error';
 
 /** A server's Retry-After is honoured up to this; a longer ask is the server's problem, not a reason to stall a job. */
@@ -35,7 +35,7 @@ export interface FetchJsonOptions {
 
 type Attempt = { ok: true; value: unknown } | { ok: false; error: UpstreamError; retryAfterMs?: number };
 
-const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, { signal });
+const defaultSleep: Sleep = abortableDelay;
 
 /**
  * One JSON request with a timeout per attempt and exponential backoff with jitter on 429, 5xx,
@@ -109,7 +109,7 @@ function classify(err: unknown, timeout: AbortSignal, options: FetchJsonOptions,
 }
 
 function abortedError({ provider, method = 'GET', url }: FetchJsonOptions): UpstreamError {
-  return new UpstreamError({ provider, kind: 'network', message: `${describe(method, url)} aborted by the caller` });
+  return new UpstreamError({ provider, kind: 'aborted', message: `${describe(method, url)} aborted by the caller` });
 }
 
 /** Equal jitter: half the exponential step is fixed, half random, so replicas do not retry in lockstep. */

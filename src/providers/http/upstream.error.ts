@@ -1,5 +1,8 @@
-/** Why an upstream call failed: the HTTP status, a timeout, a body we could not trust, the network, or our own weight budget. */
-export type UpstreamErrorKind = 'http' | 'timeout' | 'shape' | 'network' | 'budget';
+/**
+ * Why an upstream call failed: the HTTP status, a timeout, a body we could not trust, the network, our own
+ * weight budget, or the caller stopped waiting (a run or the process stopping: not the upstream's fault).
+ */
+export type UpstreamErrorKind = 'http' | 'timeout' | 'shape' | 'network' | 'budget' | 'aborted';
 
 export interface UpstreamErrorInit {
   provider: string;
@@ -21,7 +24,8 @@ export class UpstreamError extends Error {
 
   constructor({ provider, kind, message, status, cause }: UpstreamErrorInit) {
     super(`${provider}: ${message}`, cause === undefined ? undefined : { cause });
-    this.name = 'UpstreamError';
+    // An abort carries the platform's name for one (isAbortError), so a fan-out stops instead of counting it.
+    this.name = kind === 'aborted' ? 'AbortError' : 'UpstreamError';
     this.provider = provider;
     this.kind = kind;
     this.status = status;

@@ -175,9 +175,9 @@ describe(HyperliquidInfoClient.name, () => {
 
     const trades = sut.recentTrades('HYPE');
     await sut.clearinghouseState(USER);
-    sut.beforeApplicationShutdown();
+    sut.onModuleDestroy();
 
-    await expect(trades).rejects.toMatchObject({ kind: 'budget' });
+    await expect(trades).rejects.toMatchObject({ kind: 'aborted' });
     expect(requests.map((r) => r.body.type)).toEqual(['clearinghouseState']);
   });
 

@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { abortError } from '../../common/async/abort';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
@@ -42,9 +43,12 @@ type InfoBody = { type: string } & Record<string, unknown>;
  * nothing half-parsed is returned. An empty or missing `dex` means the native perp dex.
  */
 @Injectable()
-export class HyperliquidInfoClient implements BeforeApplicationShutdown {
+export class HyperliquidInfoClient implements OnModuleDestroy {
   private readonly logger = new Logger(HyperliquidInfoClient.name);
-  /** Aborted at shutdown: calls waiting for weight or for the upstream give up, so jobs end promptly. */
+  /**
+   * Aborted at shutdown, in the first phase (before any hook waits for the jobs): calls waiting for weight or
+   * for the upstream give up at once, so jobs end promptly. Their errors are aborts, logged by no one.
+   */
   private readonly stopping = new AbortController();
   /** Exposed so tests and jobs can see what was spent; the pool itself lives in the KV store. */
   readonly budget: WeightBudget;
@@ -57,8 +61,8 @@ export class HyperliquidInfoClient implements BeforeApplicationShutdown {
     this.budget = new WeightBudget({ kv, weightPerMinute, historySharePercent: historyWeightShare });
   }
 
-  beforeApplicationShutdown(): void {
-    this.stopping.abort(new Error('shutting down'));
+  onModuleDestroy(): void {
+    this.stopping.abort(abortError('shutting down'));
   }
 
   allMids(dex?: string): Promise<AllMids> {
@@ -169,7 +173,8 @@ export class HyperliquidInfoClient implements BeforeApplicationShutdown {
     try {
       return await work();
     } catch (err) {
-      if (err instanceof UpstreamError) this.logger.warn(`${what} failed (${err.kind}): ${err.message}`);
+      // An abort is the caller stopping, not the upstream failing: nothing to report.
+      if (err instanceof UpstreamError && err.kind !== 'aborted') this.logger.warn(`${what} failed (${err.kind}): ${err.message}`);
       throw err;
     }
   }

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { MemoryData } from '../../infra/kv/memory-data';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { UpstreamError } from '../http/upstream.error';
@@ -87,6 +88,21 @@ describe(WeightBudget.name, () => {
     const error = await sut.spend(1, { maxWaitMs: 1_000 }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ kind: 'budget' });
+  });
+
+  it('keeps a dozen waiters for the next window on one abort listener, and ends them all as aborted', async () => {
+    const sut = new WeightBudget({ kv, weightPerMinute: 10, now: () => now });
+    await sut.spend(10);
+    const stopping = new AbortController();
+    const waiters = Array.from({ length: 12 }, () => sut.spend(2, { signal: stopping.signal }));
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(getEventListeners(stopping.signal, 'abort')).toHaveLength(1);
+    expect(sut.waiting).toBe(12);
+    stopping.abort();
+    const settled = await Promise.allSettled(waiters);
+    expect(sut.waiting).toBe(0);
+    expect(settled.map((s) => (s.status === 'rejected' ? (s.reason as UpstreamError).kind : s.status))).toEqual(Array(12).fill('aborted'));
   });
 
   it('lets a window key expire after two windows', async () => {

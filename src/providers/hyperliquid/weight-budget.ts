@@ -1,4 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { abortableDelay } from '../../common/async/abort';
 import { KvScript, KvStore } from '../../infra/kv/kv-store';
 import { UpstreamError } from '../http/upstream.error';
 
@@ -121,13 +121,23 @@ export class WeightBudget {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
   private readonly historyCap: number;
+  private waiters = 0;
 
   constructor(private readonly options: WeightBudgetOptions) {
     this.windowMs = options.windowMs ?? WEIGHT_WINDOW_MS;
     this.historyCap = Math.floor((options.weightPerMinute * (options.historySharePercent ?? 100)) / 100);
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
+    this.sleep = options.sleep ?? abortableDelay;
     this.random = options.random ?? Math.random;
+  }
+
+  /** Spends in this process now sleeping until a window has room: why a job runs slower than its cadence. */
+  get waiting(): number {
+    return this.waiters;
+  }
+
+  get weightPerMinute(): number {
+    return this.options.weightPerMinute;
   }
 
   get unlimited(): boolean {
@@ -154,12 +164,15 @@ export class WeightBudget {
       if (maxWaitMs !== undefined && at + wakeInMs - startedAt > maxWaitMs) {
         throw this.budgetError(`weight ${weight} does not fit the budget within ${maxWaitMs} ms`);
       }
+      this.waiters += 1;
       try {
         await this.sleep(wakeInMs, signal);
       } catch {
-        throw this.budgetError('aborted while waiting for request weight');
+        throw this.abortedError();
+      } finally {
+        this.waiters -= 1;
       }
-      if (signal?.aborted) throw this.budgetError('aborted while waiting for request weight');
+      if (signal?.aborted) throw this.abortedError();
     }
   }
 
@@ -186,6 +199,10 @@ export class WeightBudget {
     } catch (err) {
       throw new UpstreamError({ provider: HYPERLIQUID_PROVIDER, kind: 'budget', message: 'weight budget store unavailable', cause: err });
     }
+  }
+
+  private abortedError(): UpstreamError {
+    return new UpstreamError({ provider: HYPERLIQUID_PROVIDER, kind: 'aborted', message: 'aborted while waiting for request weight' });
   }
 
   private budgetError(message: string): UpstreamError {

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { mapLimit } from '../../../common/async/map-limit';
 import { AppConfig } from '../../../config/app.config';
-import { JobOutcome } from '../../../jobs/job.types';
+import { JobOutcome, JobProgress } from '../../../jobs/job.types';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { Fill } from '../../../providers/hyperliquid/hyperliquid.types';
 import { HlAddressesRepository } from './hl-addresses.repository';
@@ -23,12 +23,13 @@ export class FillsJob {
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
-  async run(signal?: AbortSignal): Promise<JobOutcome> {
+  async run(signal?: AbortSignal, progress?: JobProgress): Promise<JobOutcome> {
     const { pollBatch, pollConcurrency, fillsRetentionDays } = this.config.get('hlJobs', { infer: true });
     // Never further back than the fills are kept: older ones would be pruned by the next snapshot run.
     const firstLookbackMs = Math.min(FIRST_LOOKBACK_MS, fillsRetentionDays * DAY_MS);
     const due = await this.addresses.addressesWantingFills(pollBatch);
     let rows = 0;
+    let read = 0;
     const failures = await mapLimit(
       due,
       pollConcurrency,
@@ -43,6 +44,7 @@ export class FillsJob {
         const until = fills.length >= UPSTREAM_PAGE ? (newest === oldest ? newest + 1 : newest) : now;
         await this.addresses.saveFills(address, kept, until);
         rows += kept.length;
+        progress?.report(`reading fills: ${++read}/${due.length} addresses`);
       },
       { signal, onError: ({ address }, error) => this.logger.warn(`fills of ${address} failed: ${(error as Error).message}`) },
     );

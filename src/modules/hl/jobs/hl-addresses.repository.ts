@@ -38,7 +38,8 @@ export class HlAddressesRepository {
     const unvalued = addresses.filter((address) => !accountValues?.has(address));
     for (const [group, replacesValue] of [[valued, true], [unvalued, false]] as const) {
       if (group.length === 0) continue;
-      const rows = group.map((address) => ({
+      // In address order, the order saveAccountStates locks them in, so the two never deadlock.
+      const rows = [...group].sort().map((address) => ({
         address,
         account_value: accountValues?.get(address) ?? 0,
         wants_fills: wantsFills?.has(address) ?? false,

@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../../config/app.config';
 import { JobRegistry } from '../../../jobs/job-registry';
+import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { HyperliquidModule } from '../../../providers/hyperliquid/hyperliquid.module';
 import { LeaderboardSnapshotBuilder } from '../snapshot/leaderboard-snapshot.builder';
 import { MarketSnapshotBuilder } from '../snapshot/market-snapshot.builder';
@@ -47,6 +48,7 @@ export class HlJobsModule implements OnModuleInit {
     private readonly fills: FillsJob,
     private readonly leaderboard: LeaderboardJob,
     private readonly snapshot: SnapshotJob,
+    private readonly client: HyperliquidInfoClient,
   ) {}
 
   onModuleInit() {
@@ -61,7 +63,20 @@ export class HlJobsModule implements OnModuleInit {
       { name: 'hl.snapshot', intervalMs: c.snapshotIntervalMs, leaseMs: 5 * MINUTE, job: this.snapshot },
     ];
     for (const { name, intervalMs, leaseMs, job } of jobs) {
-      this.registry.register({ name, intervalMs, leaseMs, run: (signal) => job.run(signal) });
+      this.registry.register({
+        name,
+        intervalMs,
+        leaseMs,
+        run: (signal, progress) => job.run(signal, progress),
+        describeLoad: () => this.describeLoad(),
+      });
     }
+  }
+
+  /** The usual reason an upstream job overruns: reads queued for the next weight window (the upstream's per-IP limit). */
+  private describeLoad(): string | undefined {
+    const { budget } = this.client;
+    if (budget.waiting === 0) return undefined;
+    return `${budget.waiting} upstream read(s) waiting for request weight (HYPERLIQUID_WEIGHT_PER_MINUTE=${budget.weightPerMinute})`;
   }
 }

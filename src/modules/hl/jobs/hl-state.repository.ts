@@ -167,6 +167,9 @@ export class HlStateRepository {
     const fullyRead = ok.filter((a) => !partialReads.has(a));
     const partlyRead = ok.flatMap((address) => (partialReads.get(address) ?? []).map((dex) => ({ address, dex })));
     await this.db.transaction(async (tx) => {
+      // Address rows locked first, in address order, the order upsertAddresses writes them in: two jobs
+      // touching the same wallets then queue instead of deadlocking.
+      await tx.query(`SELECT 1 FROM hl_addresses WHERE address = ANY($1::text[]) ORDER BY address FOR UPDATE`, [addresses]);
       await tx.query(`DELETE FROM hl_positions WHERE address = ANY($1::text[])`, [fullyRead]);
       if (partlyRead.length > 0) {
         await tx.query(

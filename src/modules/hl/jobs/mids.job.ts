@@ -11,7 +11,7 @@ export class MidsJob {
     private readonly state: HlStateRepository,
   ) {}
 
-  async run(): Promise<JobOutcome> {
+  async run(signal?: AbortSignal): Promise<JobOutcome> {
     const markets = await this.state.listMarkets();
     if (markets.length === 0) return { rows: 0, details: { skipped: 'no market catalogue yet (run hl.markets)' } };
     const dexes = [...new Set(markets.filter((m) => m.dex !== '').map((m) => m.dex))];
@@ -19,6 +19,8 @@ export class MidsJob {
     const settled = await Promise.allSettled([this.client.allMids(), ...dexes.map((dex) => this.client.allMids(dex))]);
     const failures = settled.filter((s) => s.status === 'rejected').length;
     if (failures === settled.length) throw (settled[0] as PromiseRejectedResult).reason;
+    // Stopped mid-read: some dexes were cut short, and a partial set must not be published as the latest.
+    signal?.throwIfAborted();
     const mids = Object.assign({}, ...settled.map((s) => (s.status === 'fulfilled' ? s.value : {}))) as Record<string, string>;
     await this.state.updateMids(mids);
     const rows = await this.state.publishMids(Math.floor(Date.now() / 60_000));

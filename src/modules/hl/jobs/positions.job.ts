@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { mapLimit } from '../../../common/async/map-limit';
 import { Decimal } from '../../../common/decimal/decimal';
 import { AppConfig } from '../../../config/app.config';
-import { JobOutcome } from '../../../jobs/job.types';
+import { JobOutcome, JobProgress } from '../../../jobs/job.types';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { ClearinghouseState, SpotClearinghouseState } from '../../../providers/hyperliquid/hyperliquid.types';
 import { HlAddressesRepository } from './hl-addresses.repository';
@@ -36,7 +36,7 @@ export class PositionsJob {
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
-  async run(signal?: AbortSignal): Promise<JobOutcome> {
+  async run(signal?: AbortSignal, progress?: JobProgress): Promise<JobOutcome> {
     const { pollBatch, pollConcurrency, positionsIntervalMs, fullReadIntervalMs } = this.config.get('hlJobs', { infer: true });
     const due = await this.addresses.dueAddresses({ limit: pollBatch, fullReadIntervalMs });
     const dexes = [...new Set((await this.state.listMarkets()).filter((m) => m.market === 'perp' && m.dex).map((m) => m.dex))];
@@ -54,7 +54,8 @@ export class PositionsJob {
         hip3Dexes: fullReadDue ? dexes : dexes.filter((dex) => held.get(address)?.includes(dex)),
         full: fullReadDue,
       }));
-      const read = await this.readChunk(reads, pollConcurrency, signal);
+      const read = await this.readChunk(reads, pollConcurrency, signal, (n) => progress?.report(`reading addresses: ${polled + n}/${due.length}`));
+      progress?.report(`saving ${read.addresses.length} addresses' positions`);
       await this.state.saveAccountStates({ ...read, baseIntervalMs: positionsIntervalMs });
       rows += read.positions.length + read.balances.length;
       failures += read.errors.size;
@@ -64,7 +65,7 @@ export class PositionsJob {
     return { rows, failures, details: { addresses: polled, fullReads } };
   }
 
-  private async readChunk(reads: AccountRead[], concurrency: number, signal?: AbortSignal) {
+  private async readChunk(reads: AccountRead[], concurrency: number, signal?: AbortSignal, onRead?: (done: number) => void) {
     const positions: PositionRow[] = [];
     const balances: SpotBalanceRow[] = [];
     const accountValues = new Map<string, string>();
@@ -78,6 +79,7 @@ export class PositionsJob {
         for (const { dex, s } of perps) positions.push(...toPositionRows(address, dex, s));
         balances.push(...toBalanceRows(address, spot));
         accountValues.set(address, accountValue(perps.map((p) => p.s), spot));
+        onRead?.(accountValues.size + errors.size);
       },
       {
         signal,

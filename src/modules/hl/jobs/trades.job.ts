@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { mapLimit } from '../../../common/async/map-limit';
 import { Decimal } from '../../../common/decimal/decimal';
 import { AppConfig } from '../../../config/app.config';
-import { JobOutcome } from '../../../jobs/job.types';
+import { JobOutcome, JobProgress } from '../../../jobs/job.types';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { HlAddressesRepository } from './hl-addresses.repository';
 import { HlStateRepository, MarketRow, TradeRow } from './hl-state.repository';
@@ -30,7 +30,7 @@ export class TradesJob {
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
-  async run(signal?: AbortSignal): Promise<JobOutcome> {
+  async run(signal?: AbortSignal, progress?: JobProgress): Promise<JobOutcome> {
     const markets = await this.state.listMarkets();
     const targets = tradeTargets(markets);
     const trades: TradeRow[] = [];
@@ -38,6 +38,7 @@ export class TradesJob {
     const traders = new Map<string, number>();
     const fillTraders = new Set<string>();
     const liquidated = new Map<string, number>();
+    let read = 0;
     const failures = await mapLimit(
       targets,
       this.config.get('hlJobs.pollConcurrency', { infer: true }),
@@ -53,9 +54,11 @@ export class TradesJob {
           if (LIQUIDATOR_ADDRESSES.has(buyer)) liquidated.set(seller, Math.max(liquidated.get(seller) ?? 0, t.time));
           if (LIQUIDATOR_ADDRESSES.has(seller)) liquidated.set(buyer, Math.max(liquidated.get(buyer) ?? 0, t.time));
         }
+        progress?.report(`reading recent trades: ${++read}/${targets.length} coins`);
       },
       { signal, onError: (m, error) => this.logger.warn(`recentTrades ${m.upstreamCoin} failed: ${(error as Error).message}`) },
     );
+    progress?.report(`saving ${trades.length} trades`);
     const inserted = await this.state.insertTrades(trades);
     await this.addresses.upsertAddresses({ addresses: [...traders.keys()], source: 'trades', wantsFills: fillTraders, lastTradeAt: traders });
     await this.addresses.upsertAddresses({ addresses: [...liquidated.keys()], source: 'liquidation', lastTradeAt: liquidated });
