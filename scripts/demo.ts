@@ -2,32 +2,91 @@
 // clone: PGlite under ./data and the in-process store), plus a demo Pro account and a fresh key printed
 // with a curl line. The key is shown once; every run issues a new one and revokes the oldest beyond five.
 // Unless HYPERLIQUID_INFO_URL is set, it also starts the local upstream simulator and points the service's
-// real Hyperliquid client at it, so the /hl endpoints fill up with no internet.
+// real Hyperliquid client at it, so the /hl endpoints fill up with no internet. It listens on 127.0.0.1
+// unless HTTP_HOST says otherwise.
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
 import { createApp } from '../src/app.factory';
-import { loadAppConfig, loadDotEnv } from '../src/config/app.config';
+import { handleProcessSignals } from '../src/app.setup';
+import { AppConfig, loadAppConfig, loadDotEnv } from '../src/config/app.config';
 import { acquireEmbeddedLock } from '../src/infra/database/embedded-lock';
 import { AccountAdminService, MAX_ACTIVE_KEYS } from '../src/modules/account/account-admin.service';
-import { startSimulator } from '../src/simulator/simulator.server';
+import { RunningSimulator, startSimulator } from '../src/simulator/simulator.server';
 
 const DEMO_WALLET = '0xde00000000000000000000000000000000000001';
+/**
+ * The simulator is the demo's own upstream, so its weight limit is the demo's to choose, and it is set well
+ * above what the demo's jobs spend. On the embedded database jobs take turns, so one job waiting for weight
+ * holds every other job (the snapshot too) until the next minute's window: at mainnet's 1,200 a single round
+ * of recent trades (~50 coins at weight ~22) spends most of a minute, and the first fills reads (7 days each)
+ * more, which is why snapshots came every 1-2 minutes instead of every 15 s.
+ */
+export const DEMO_WEIGHT_PER_MINUTE = 60_000;
+/**
+ * Demo settings applied unless the environment sets them: polling rounds of the size the raised budget
+ * sustains, and a 10 s snapshot so a newcomer sees the lists grow. Read once, before the configuration loads.
+ */
+const DEMO_DEFAULTS: Record<string, string> = {
+  HL_POLL_BATCH: '150',
+  HL_POLL_CONCURRENCY: '16',
+  HL_SNAPSHOT_INTERVAL_MS: '10000',
+};
 
-async function main() {
-  loadDotEnv();
-  let simulator: Awaited<ReturnType<typeof startSimulator>> | undefined;
-  if (!process.env.HYPERLIQUID_INFO_URL) {
-    simulator = await startSimulator({ wallets: Number(process.env.DEMO_SIM_WALLETS ?? 500), weightPerMinute: 1200 });
-    process.env.HYPERLIQUID_INFO_URL = simulator.infoUrl;
-    process.env.HYPERLIQUID_STATS_URL = simulator.statsUrl;
-    // Small polling rounds, so on the embedded database (where jobs take turns) snapshots publish early.
-    process.env.HL_POLL_BATCH ??= '50';
+export interface RunningDemo {
+  app: INestApplication;
+  config: AppConfig;
+  simulator?: RunningSimulator;
+  /** The demo key, shown once. */
+  key: string;
+  /** Where the service answers, e.g. `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** The demo without its banner: simulator (unless an upstream is configured), server, jobs, account and key. */
+export async function startDemo(env: NodeJS.ProcessEnv = process.env): Promise<RunningDemo> {
+  // The demo is for one person on one machine: never on every interface unless asked.
+  env.HTTP_HOST ??= '127.0.0.1';
+  let simulator: RunningSimulator | undefined;
+  if (!env.HYPERLIQUID_INFO_URL) {
+    simulator = await startSimulator({ wallets: Number(env.DEMO_SIM_WALLETS ?? 500), weightPerMinute: DEMO_WEIGHT_PER_MINUTE });
+    env.HYPERLIQUID_INFO_URL = simulator.infoUrl;
+    env.HYPERLIQUID_STATS_URL = simulator.statsUrl;
+    // Always the simulator's own limit: a copied .env's mainnet figure would only slow the demo down.
+    env.HYPERLIQUID_WEIGHT_PER_MINUTE = String(DEMO_WEIGHT_PER_MINUTE);
+    for (const [name, value] of Object.entries(DEMO_DEFAULTS)) env[name] ??= value;
   }
-  const config = loadAppConfig();
-  if (!config.database.url) acquireEmbeddedLock(config.database.dataDir, 'server');
-  const app = await createApp(config);
-  await app.listen(config.http.port, '0.0.0.0');
+  const config = loadAppConfig(env);
+  const lock = config.database.url ? undefined : acquireEmbeddedLock(config.database.dataDir, 'server');
+  let app: INestApplication | undefined;
+  try {
+    app = await createApp(config);
+    await app.listen(config.http.port, config.http.host);
+    const key = await issueDemoKey(app);
+    const { port } = app.getHttpServer().address() as { port: number };
+    const host = config.http.host === '0.0.0.0' || config.http.host === '::' ? 'localhost' : config.http.host;
+    const started = app;
+    return {
+      app: started,
+      config,
+      simulator,
+      key,
+      baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      close: async () => {
+        await started.close();
+        await simulator?.close();
+        lock?.release();
+      },
+    };
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await simulator?.close();
+    lock?.release();
+    throw error;
+  }
+}
 
+async function issueDemoKey(app: INestApplication): Promise<string> {
   const admin = app.get(AccountAdminService);
   const existing = (await admin.listAccounts()).find((a) => a.walletAddress === DEMO_WALLET);
   if (!existing) await admin.createAccount({ wallet: DEMO_WALLET, tier: 'pro' });
@@ -35,9 +94,14 @@ async function main() {
   for (const stale of active.slice(0, Math.max(0, active.length - (MAX_ACTIVE_KEYS - 1)))) {
     await admin.revokeKey({ prefix: stale.prefix });
   }
-  const { key } = await admin.createKey({ wallet: DEMO_WALLET });
+  return (await admin.createKey({ wallet: DEMO_WALLET })).key;
+}
 
-  const base = `http://localhost:${config.http.port}`;
+async function main() {
+  loadDotEnv();
+  const { config, simulator, key, baseUrl: base } = await startDemo();
+  // One line per stop signal, and SIGHUP (a closed terminal) does not end the demo, as with the server.
+  handleProcessSignals();
   const storage = config.database.url ? 'PostgreSQL' : `embedded PostgreSQL in ${config.database.dataDir}`;
   const kv = config.redis.url ? 'Redis' : 'the in-process store';
   const upstream = simulator ? `the local Hyperliquid simulator at ${simulator.url}` : config.hyperliquid.infoUrl;
@@ -45,7 +109,7 @@ async function main() {
     [
       '',
       `Service running at ${base} (${config.http.adapter}; ${storage}; ${kv})`,
-      `Exchange-chain data from ${upstream}; the first snapshot is published within about a minute.`,
+      `Exchange-chain data from ${upstream}; the /hl lists fill within about a minute.`,
       `Demo account ${DEMO_WALLET} (Pro). Its API key, shown only now:`,
       '',
       `  DEMO_API_KEY=${key}`,
@@ -54,13 +118,16 @@ async function main() {
       `  curl -s -H "x-api-key: ${key}" ${base}/api/public/v1/account`,
       `  curl -s -H "x-api-key: ${key}" "${base}/api/public/v1/hl/perp/holders?coin=BTC&limit=5"`,
       `Swagger UI: ${base}/docs   (Authorize with the key above)`,
+      `Job status: npm run cli -- job:status   (asks this server while it holds the embedded database)`,
       'Stop with Ctrl+C.',
       '',
     ].join('\n'),
   );
 }
 
-main().catch((error) => {
-  new Logger('Demo').error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error) => {
+    new Logger('Demo').error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}

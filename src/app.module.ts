@@ -13,6 +13,7 @@ import { HlModule } from './modules/hl/hl.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { JobsModule } from './jobs/jobs.module';
 import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
+import { OpsModule } from './modules/ops/ops.module';
 
 /**
  * The modular monolith. Global providers are listed in pipeline order: key auth, then admission
@@ -36,6 +37,7 @@ export class AppModule {
         HlModule,
         JobsModule,
         HlJobsModule,
+        OpsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: PublicApiGuard },

@@ -34,7 +34,12 @@ export async function runCli(argv: readonly string[], { io, withApp, debug = fal
       printHelp(io, invocation);
       return EXIT_OK;
     }
-    const output = await withApp((app) => invocation.command.run(app, invocation.args));
+    const { command, args } = invocation;
+    const output = await withApp((app) => command.run(app, args)).catch((error: unknown) => {
+      // PGlite is single-process: while a server holds the data folder, a read-only command asks that server.
+      if (error instanceof EmbeddedLockError && error.server && command.runOnServer) return command.runOnServer(error.server, args);
+      throw error;
+    });
     io.stdout(json ? JSON.stringify({ ok: true, ...output.json }) : output.text.join('\n'));
     return EXIT_OK;
   } catch (error) {

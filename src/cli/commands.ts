@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import type { EmbeddedServerEndpoint } from '../infra/database/embedded-lock';
 import { AccountAdminService, normalizeWallet } from '../modules/account/account-admin.service';
 import { TIER_NAMES } from '../modules/account/tiers';
 import { formatTable, toAccountView, toKeyView } from './cli-views';
@@ -31,6 +32,11 @@ export interface CliCommand {
   /** Name of the one positional argument the command takes, if any (`job:run <name>`). */
   positional?: string;
   run(app: INestApplicationContext, args: CommandArgs): Promise<CommandOutput>;
+  /**
+   * The same answer from a live server that holds the embedded database (the CLI cannot open it then); only
+   * read-only commands have one.
+   */
+  runOnServer?(server: EmbeddedServerEndpoint, args: CommandArgs): Promise<CommandOutput>;
 }
 
 const admin = (app: INestApplicationContext) => app.get(AccountAdminService);

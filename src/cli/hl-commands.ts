@@ -7,7 +7,9 @@ import { JobRunner } from '../jobs/job-runner';
 import { JobRunsRepository } from '../jobs/job-runs.repository';
 import { normalizeWallet } from '../modules/account/account-admin.service';
 import { HlAddressesRepository } from '../modules/hl/jobs/hl-addresses.repository';
-import type { CliCommand } from './commands';
+import { JobStatusView, readJobStatus } from '../modules/ops/job-status';
+import type { CliCommand, CommandOutput } from './commands';
+import { fetchServerJobStatus } from './server-client';
 import { formatTable } from './cli-views';
 
 // A scheduled run holding the lock usually ends within a few seconds; wait for it rather than fail.
@@ -46,27 +48,13 @@ export const HL_COMMANDS: Record<string, CliCommand> = {
     },
   },
   'job:status': {
-    summary: "Each job's last run: start, end, rows, coverage, errors",
+    summary: "Each job's last run: start, end, rows, coverage, errors (asks the server when it holds the embedded database)",
     options: [],
     async run(app) {
-      const known = app.get(JobRegistry).list().map((j) => j.name);
-      const latest = new Map((await app.get(JobRunsRepository).latest()).map((r) => [r.name, r]));
-      const jobs = known.map((name) => {
-        const run = latest.get(name);
-        return {
-          name,
-          status: run?.status ?? 'never',
-          startedAt: run?.startedAt.toISOString() ?? null,
-          finishedAt: run?.finishedAt?.toISOString() ?? null,
-          rows: run?.rows ?? null,
-          coverage: run?.coverage ?? null,
-          error: run?.error ?? null,
-          lastOkAt: run?.lastOkAt?.toISOString() ?? null,
-          holder: run?.holder ?? null,
-        };
-      });
-      const rows = jobs.map((j) => [j.name, j.status, j.startedAt ?? '-', j.finishedAt ?? '-', String(j.rows ?? '-'), coverageSummary(j.coverage), j.error ?? '']);
-      return { json: { jobs }, text: formatTable(['JOB', 'STATUS', 'STARTED', 'FINISHED', 'ROWS', 'COVERAGE', 'ERROR'], rows) };
+      return jobStatusOutput(await readJobStatus(app.get(JobRegistry), app.get(JobRunsRepository)));
+    },
+    async runOnServer(server) {
+      return jobStatusOutput(await fetchServerJobStatus(server));
     },
   },
   'address:add': {
@@ -91,6 +79,11 @@ function normalizeAddressOption(address: string): string {
     throw AppError.validation('address', 'must be a 42-character 0x-prefixed address');
   }
   return normalizeWallet(address);
+}
+
+function jobStatusOutput(jobs: JobStatusView[]): CommandOutput {
+  const rows = jobs.map((j) => [j.name, j.status, j.startedAt ?? '-', j.finishedAt ?? '-', String(j.rows ?? '-'), coverageSummary(j.coverage), j.error ?? '']);
+  return { json: { jobs }, text: formatTable(['JOB', 'STATUS', 'STARTED', 'FINISHED', 'ROWS', 'COVERAGE', 'ERROR'], rows) };
 }
 
 /** Mean coverage across coins, for the one-line table. */

@@ -141,11 +141,15 @@ export const SPOT_TOKENS: SpotTokenDef[] = [
   { name: 'USDT0', szDecimals: 2, weiDecimals: 8, tokenId: '0x25faedc3f054130dbb4e4203aca63567', isCanonical: false, evmContract: { address: '0xb8ce59fc3717ada4c02eadf9682a9e934f625ebb', evm_extra_wei_decimals: -2 }, fullName: 'USDT0', deployerTradingFeeShare: '0.0', basePx: 0.99986, vol: 0.002, totalSupply: 184467440737.09552, circulatingSupply: 184467440737.09552, holderShare: 0.1 },
 ];
 
-/** HIP-4 outcome markets, ids from 0, each with a Yes and a No side. */
+/**
+ * HIP-4 outcome markets, ids from 0, each with a Yes and a No side. Mainnet names its recurring price
+ * binaries all "Recurring" (the question is in the description); here each gets its own name, so people
+ * and tests can tell the outcomes apart in the smart-trader answers and in the unknown-outcome message.
+ */
 export const OUTCOMES: OutcomeDef[] = [
-  { name: 'Recurring', description: 'class:priceBinary|underlying:BTC|expiry:20260503-0600|targetPrice:66000|period:1d', logit: 0.3 },
-  { name: 'Recurring', description: 'class:priceBinary|underlying:ETH|expiry:20260503-0600|targetPrice:1950|period:1d', logit: -0.4 },
-  { name: 'Recurring', description: 'class:priceBinary|underlying:HYPE|expiry:20260510-0600|targetPrice:35|period:7d', logit: 0.9 },
+  { name: 'BTC above 66,000 on May 3', description: 'class:priceBinary|underlying:BTC|expiry:20260503-0600|targetPrice:66000|period:1d', logit: 0.3 },
+  { name: 'ETH above 1,950 on May 3', description: 'class:priceBinary|underlying:ETH|expiry:20260503-0600|targetPrice:1950|period:1d', logit: -0.4 },
+  { name: 'HYPE above 35 by May 10', description: 'class:priceBinary|underlying:HYPE|expiry:20260510-0600|targetPrice:35|period:7d', logit: 0.9 },
 ];
 export const OUTCOME_SIDE_NAMES = ['Yes', 'No'] as const;
 

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type EmbeddedLockOwner = 'server' | 'cli';
@@ -11,7 +11,11 @@ export const EMBEDDED_LOCK_FILE = 'embedded.lock';
 
 /** Thrown when another live process holds the embedded data folder. */
 export class EmbeddedLockError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Set when the holder is a live server that advertised its ops endpoint (advertiseEmbeddedServer). */
+    readonly server?: EmbeddedServerEndpoint,
+  ) {
     super(message);
     this.name = 'EmbeddedLockError';
   }
@@ -28,7 +32,7 @@ export function acquireEmbeddedLock(dataDir: string, owner: EmbeddedLockOwner): 
   // Two attempts: a stale lock is removed once, and losing that race to another starter is a real conflict.
   for (let attempt = 0; ; attempt += 1) {
     try {
-      writeFileSync(path, content, { flag: 'wx' });
+      writeFileSync(path, content, { flag: 'wx', mode: 0o600 });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -39,6 +43,7 @@ export function acquireEmbeddedLock(dataDir: string, owner: EmbeddedLockOwner): 
         throw new EmbeddedLockError(
           `the embedded database in ${dataDir} is in use by ${who}; ${remedy}, or set DATABASE_URL to use ` +
             `PostgreSQL (if no such process runs, delete ${path})`,
+          holder?.owner === 'server' && holder.server && isAlive(holder.pid) ? holder.server : undefined,
         );
       }
       removeIfExists(path);
@@ -56,7 +61,44 @@ export function acquireEmbeddedLock(dataDir: string, owner: EmbeddedLockOwner): 
   return { release };
 }
 
-function readHolder(path: string): { pid: number; owner?: string } | null {
+/** Where a server holding the lock answers its ops routes (GET /ops/jobs), and the token they require. */
+export interface EmbeddedServerEndpoint {
+  host: string;
+  port: number;
+  opsToken: string;
+}
+
+interface LockHolder {
+  pid: number;
+  owner?: string;
+  server?: EmbeddedServerEndpoint;
+}
+
+/**
+ * A server holding the lock adds where it listens and its per-run ops token, so `npm run cli -- job:status`
+ * can ask it instead of opening the folder. The file is rewritten owner-only (0600): the token is a secret.
+ * Does nothing unless this process holds the lock.
+ */
+export function advertiseEmbeddedServer(dataDir: string, server: EmbeddedServerEndpoint): boolean {
+  const path = join(dataDir, EMBEDDED_LOCK_FILE);
+  const holder = readHolder(path);
+  if (holder?.pid !== process.pid) return false;
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify({ ...raw, server })}\n`, { mode: 0o600 });
+  chmodSync(temp, 0o600);
+  // A rename replaces the file in one step: a reader never sees it half written or without its owner's pid.
+  renameSync(temp, path);
+  return true;
+}
+
+/** The server that holds the embedded lock of `dataDir` and said where it answers; null if none does. */
+export function embeddedServerOf(dataDir: string): EmbeddedServerEndpoint | null {
+  const holder = readHolder(join(dataDir, EMBEDDED_LOCK_FILE));
+  return holder?.server && holder.owner === 'server' && isAlive(holder.pid) ? holder.server : null;
+}
+
+function readHolder(path: string): LockHolder | null {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -64,13 +106,22 @@ function readHolder(path: string): { pid: number; owner?: string } | null {
     return null;
   }
   try {
-    const parsed = JSON.parse(text) as { pid?: unknown; owner?: unknown };
-    if (Number.isInteger(parsed.pid)) return { pid: parsed.pid as number, owner: typeof parsed.owner === 'string' ? parsed.owner : undefined };
+    const parsed = JSON.parse(text) as { pid?: unknown; owner?: unknown; server?: unknown };
+    if (Number.isInteger(parsed.pid)) {
+      return { pid: parsed.pid as number, owner: typeof parsed.owner === 'string' ? parsed.owner : undefined, server: endpointOf(parsed.server) };
+    }
   } catch {
     // A bare pid is accepted too, so an operator can write one by hand.
   }
   const pid = Number.parseInt(text, 10);
   return Number.isInteger(pid) && pid > 0 ? { pid } : null;
+}
+
+function endpointOf(value: unknown): EmbeddedServerEndpoint | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { host, port, opsToken } = value as Record<string, unknown>;
+  if (typeof host !== 'string' || !Number.isInteger(port) || typeof opsToken !== 'string') return undefined;
+  return { host, port: port as number, opsToken };
 }
 
 function isAlive(pid: number): boolean {

@@ -1,6 +1,6 @@
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { CoinIndex, HlCatalog } from './hl-catalog.service';
+import { CoinIndex, HlCatalog, MAX_OUTCOMES_NAMED } from './hl-catalog.service';
 import { MarketRow } from './hl-markets.repository';
 
 function market(fields: Partial<MarketRow> & Pick<MarketRow, 'market' | 'coin'>): MarketRow {
@@ -48,7 +48,28 @@ describe(HlCatalog.name, () => {
 
   it('gives an outcome the YES side mid as its mark', () => {
     expect(sut.outcome(0)).toEqual({ outcomeId: 0, name: 'Yes or no', markPx: '0.6', yesCoin: '#0' });
-    expect(() => sut.outcome(7)).toThrow('outcomeId: unknown outcome "7"');
+    expect(() => sut.outcome(7)).toThrow('outcomeId: unknown outcome "7" (listed: 0 "Yes or no")');
+  });
+
+  it('names the listed outcomes when it refuses an unknown outcomeId', () => {
+    const outcomes = HlCatalog.build(
+      [
+        market({ market: 'hip4', coin: '#10', outcomeId: 1, outcomeSide: 0, outcomeName: 'ETH above 1950' }),
+        market({ market: 'hip4', coin: '#0', outcomeId: 0, outcomeSide: 0, outcomeName: 'BTC above 66000' }),
+      ],
+      { market: null, leaderboard: null },
+    );
+    expect(() => outcomes.outcome(7)).toThrow('outcomeId: unknown outcome "7" (listed: 0 "BTC above 66000", 1 "ETH above 1950")');
+  });
+
+  it(`names at most ${MAX_OUTCOMES_NAMED} outcomes, and says none is listed before the catalogue exists`, () => {
+    const many = Array.from({ length: MAX_OUTCOMES_NAMED + 3 }, (_, id) =>
+      market({ market: 'hip4', coin: `#${id * 10}`, outcomeId: id, outcomeSide: 0, outcomeName: `Q${id}` }),
+    );
+    const listed = HlCatalog.build(many, { market: null, leaderboard: null });
+    expect(() => listed.outcome(999)).toThrow(new RegExp(`, ${MAX_OUTCOMES_NAMED - 1} "Q${MAX_OUTCOMES_NAMED - 1}" and 3 more\\)$`));
+    const empty = HlCatalog.build([], { market: null, leaderboard: null });
+    expect(() => empty.outcome(0)).toThrow('outcomeId: unknown outcome "0" (no outcome is listed yet)');
   });
 
   it('answers 502 MARKET_UPSTREAM_ERROR for a kind with no published snapshot', () => {

@@ -11,6 +11,8 @@ export const CATALOG_TTL_MS = 1_000;
 /** Contract 7.2: during a database hiccup the last catalog keeps serving for up to about an hour. */
 const CATALOG_MAX_STALE_MS = 60 * 60 * 1_000;
 const AMBIGUOUS = Symbol('ambiguous');
+/** An unknown outcomeId's 400 names at most this many listed outcomes, so the message stays one readable line. */
+export const MAX_OUTCOMES_NAMED = 20;
 
 /**
  * One market's valid coins. Lookup is exact first, then case-insensitive, and always answers the canonical
@@ -78,8 +80,18 @@ export class HlCatalog {
 
   outcome(outcomeId: number): HlOutcome {
     const outcome = this.outcomes.get(outcomeId);
-    if (!outcome) throw AppError.validation('outcomeId', `unknown outcome ${JSON.stringify(String(outcomeId))}`);
+    // Outcomes are listed nowhere else in the API, so the refusal names the valid ids (the list is short).
+    if (!outcome) throw AppError.validation('outcomeId', `unknown outcome ${JSON.stringify(String(outcomeId))} (${this.listedOutcomes()})`);
     return outcome;
+  }
+
+  /** `listed: 0 "name", 1 "name"`, at most MAX_OUTCOMES_NAMED of them, for the unknown-outcome message. */
+  private listedOutcomes(): string {
+    if (this.outcomes.size === 0) return 'no outcome is listed yet';
+    const ids = [...this.outcomes.values()].sort((a, b) => a.outcomeId - b.outcomeId);
+    const named = ids.slice(0, MAX_OUTCOMES_NAMED).map((o) => `${o.outcomeId} ${JSON.stringify(o.name)}`);
+    const more = ids.length > MAX_OUTCOMES_NAMED ? ` and ${ids.length - MAX_OUTCOMES_NAMED} more` : '';
+    return `listed: ${named.join(', ')}${more}`;
   }
 
   /** hl_markets.mark_px of a listed coin. */

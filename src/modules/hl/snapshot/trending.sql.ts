@@ -1,7 +1,9 @@
 /**
  * Trending per period and market (docs/decisions.md). For each listed coin: price = the snapshot's mark
  * (hl_snapshot_coins: the mid when known, else the mark, as the holders are valued at),
- * priceChange = % change against the mid sampled `period` ago (24 h falls back to prevDayPx), buy/sell
+ * priceChange = % change against the mid sampled `period` ago; until the samples reach that far back (a fresh
+ * install), 24 h uses the upstream's prevDayPx and the others the oldest sample inside the period, so the change
+ * covers the time sampled so far rather than reading 0 (TRENDING_PRICE_CHANGE in hl-openapi.ts says so), buy/sell
  * addresses = distinct takers' counterparties by side in the period (buyer of a trade, seller of a trade),
  * smartBuy/smartSell = those among smart addresses (top 500 all-time PnL on the leaderboard, or tagged
  * `smart`), buy/sellOrderAmountChange = buy/sell notional in the period minus the period before. Ranked by
@@ -21,11 +23,15 @@ export const TRENDING_SQL = `
   ),
   stats AS (
     SELECT p.period, p.minutes, c.market, c.coin, c.px,
-           COALESCE(o.px, CASE WHEN p.minutes = 1440 THEN c.prev_day_px END, c.px) AS old_px, t.*
+           COALESCE(o.px, CASE WHEN p.minutes = 1440 THEN c.prev_day_px END, f.px, c.px) AS old_px, t.*
       FROM periods p CROSS JOIN coins c
       LEFT JOIN LATERAL (
         SELECT s.px FROM hl_mid_samples s WHERE s.coin = c.sample_coin AND s.minute <= $2 - p.minutes ORDER BY s.minute DESC LIMIT 1
       ) o ON true
+      LEFT JOIN LATERAL (
+        SELECT s.px FROM hl_mid_samples s WHERE s.coin = c.sample_coin AND s.minute > $2 - p.minutes AND s.minute <= $2
+         ORDER BY s.minute LIMIT 1
+      ) f ON true
       LEFT JOIN LATERAL (
         SELECT count(DISTINCT tr.buyer) FILTER (WHERE tr.time >= now() - p.minutes * interval '1 minute') AS buyers,
                count(DISTINCT tr.seller) FILTER (WHERE tr.time >= now() - p.minutes * interval '1 minute') AS sellers,

@@ -1,0 +1,181 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EMBEDDED_LOCK_FILE } from '../../src/infra/database/embedded-lock';
+import { TEST_ADAPTER } from '../support/test-env';
+
+const ROOT = join(__dirname, '..', '..');
+/** What a newcomer is promised: full /hl lists this long after `npm run demo` starts. */
+const ALIVE_WITHIN_MS = 90_000;
+const POLL_MS = 2_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** The embedded default with nothing configured but a data folder and a port: what `npm run demo` runs. */
+function embeddedEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, HTTP_ADAPTER: TEST_ADAPTER, LOG_LEVEL: 'warn', DEBUG: '', ...extra };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'HTTP_HOST', 'HYPERLIQUID_INFO_URL', 'HL_POLL_BATCH', 'HL_SNAPSHOT_INTERVAL_MS']) delete env[name];
+  return env;
+}
+
+function startDemo(dataDir: string, port: number): Promise<{ child: ChildProcess; key: string; base: string }> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'scripts/demo.ts'], {
+    cwd: ROOT,
+    env: embeddedEnv(dataDir, { PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`demo did not print a key in time:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const key = /DEMO_API_KEY=(mdk_[A-Za-z0-9]{32})/.exec(output);
+      const base = /Service running at (\S+)/.exec(output);
+      if (key && base) {
+        clearTimeout(timer);
+        resolve({ child, key: key[1], base: base[1] });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`demo exited with ${code}:\n${output}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function runCli(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args], { cwd: ROOT, env: embeddedEnv(dataDir) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface Alive {
+  trendingWithTraders: number;
+  trendingMoved: number;
+  hip3Traders: number;
+  hip4Traders: number;
+  btcHolders: number;
+}
+
+describe('npm run demo, started fresh', () => {
+  let dataDir: string;
+  let demo: { child: ChildProcess; key: string; base: string };
+  let startedAt: number;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'demo-alive-'));
+    startedAt = Date.now();
+    demo = await startDemo(dataDir, await freePort());
+  }, 70_000);
+
+  afterAll(async () => {
+    if (demo) await stop(demo.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function data(path: string): Promise<any> {
+    const res = await fetch(`${demo.base}/api/public/v1${path}`, { headers: { 'x-api-key': demo.key } });
+    return res.ok ? ((await res.json()) as { data: any }).data : null;
+  }
+
+  async function probe(): Promise<Alive> {
+    const [trending, hip3, hip4, holders] = await Promise.all([
+      data('/hl/trending?limit=200'),
+      data('/hl/hip3/smart-trader?coin=xyz:TSLA&limit=1'),
+      data('/hl/hip4/smart-trader?outcomeId=0&limit=1'),
+      data('/hl/perp/holders?coin=BTC&limit=1'),
+    ]);
+    const items: Array<{ priceChange: string; buyAddresses: number; sellAddresses: number }> = [
+      ...(trending?.perp?.items ?? []),
+      ...(trending?.spot?.items ?? []),
+    ];
+    return {
+      trendingWithTraders: items.filter((i) => i.buyAddresses + i.sellAddresses > 0).length,
+      trendingMoved: items.filter((i) => Number(i.priceChange) !== 0).length,
+      hip3Traders: hip3?.total ?? 0,
+      hip4Traders: hip4?.total ?? 0,
+      btcHolders: holders?.total ?? 0,
+    };
+  }
+
+  it('listens on loopback only, as its banner says', () => {
+    expect(demo.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it(
+    'shows non-empty trending, HIP-3 and HIP-4 smart traders and 100+ BTC holders within 90 seconds',
+    async () => {
+      let last: Alive | undefined;
+      while (Date.now() - startedAt < ALIVE_WITHIN_MS) {
+        last = await probe();
+        const alive = last.trendingWithTraders > 0 && last.trendingMoved > 0 && last.hip3Traders > 0 && last.hip4Traders > 0 && last.btcHolders >= 100;
+        if (alive) break;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      expect(last).toEqual({
+        trendingWithTraders: expect.any(Number),
+        trendingMoved: expect.any(Number),
+        hip3Traders: expect.any(Number),
+        hip4Traders: expect.any(Number),
+        btcHolders: expect.any(Number),
+      });
+      expect(last!.trendingWithTraders).toBeGreaterThan(0);
+      expect(last!.trendingMoved).toBeGreaterThan(0);
+      expect(last!.hip3Traders).toBeGreaterThan(0);
+      expect(last!.hip4Traders).toBeGreaterThan(0);
+      expect(last!.btcHolders).toBeGreaterThanOrEqual(100);
+    },
+    ALIVE_WITHIN_MS + 10_000,
+  );
+
+  it('answers job:status (--json and the table) from the running server, which holds the embedded database', async () => {
+    const json = await runCli(dataDir, ['job:status', '--json']);
+    expect(json.code).toBe(0);
+    const body = JSON.parse(json.stdout.trim());
+    expect(body.ok).toBe(true);
+    const names = body.jobs.map((j: { name: string }) => j.name);
+    expect(names).toEqual(expect.arrayContaining(['hl.markets', 'hl.mids', 'hl.positions', 'hl.snapshot', 'hl.trades', 'hl.fills']));
+    expect(body.jobs.find((j: { name: string }) => j.name === 'hl.snapshot')).toMatchObject({ status: 'ok', holder: expect.any(String) });
+
+    const table = await runCli(dataDir, ['job:status']);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^JOB\s+STATUS\s+STARTED\s+FINISHED\s+ROWS\s+COVERAGE\s+ERROR$/);
+    expect(table.stdout).toMatch(/^hl\.snapshot\s+ok\s/m);
+  }, 60_000);
+
+  it('keeps the ops token owner-only, and answers the ops route only with it', async () => {
+    const lockPath = join(dataDir, EMBEDDED_LOCK_FILE);
+    expect(statSync(lockPath).mode & 0o777).toBe(0o600);
+    const { server } = JSON.parse(readFileSync(lockPath, 'utf8'));
+    const url = `http://${server.host}:${server.port}/ops/jobs`;
+    expect((await fetch(url)).status).toBe(404);
+    expect((await fetch(url, { headers: { 'x-ops-token': 'not-the-token' } })).status).toBe(404);
+    expect((await fetch(url, { headers: { 'x-api-key': demo.key } })).status).toBe(404);
+    const ok = await fetch(url, { headers: { 'x-ops-token': server.opsToken } });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { data: { jobs: unknown[] } }).data.jobs.length).toBeGreaterThan(0);
+  });
+});
