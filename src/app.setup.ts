@@ -1,14 +1,18 @@
-import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { INestApplication, Logger } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from './common/decorators/public-endpoint.decorator';
 import { RememberingValidationPipe } from './common/validation/remembering-validation.pipe';
 import { validationExceptionFactory } from './common/validation/validation-exception.factory';
+
+/** The signals that stop the service; anything else (SIGHUP included) never does. */
+export const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /** Everything the server and the e2e tests both need on top of the module graph. */
 export function configureApp(app: INestApplication): INestApplication {
   // Leave through process.exit once the hooks ran, not by re-raising the signal: a process a signal ends
   // emits no 'exit', and that is where the embedded database's lock file is removed (embedded-lock.ts).
-  app.enableShutdownHooks([], { useProcessExit: true });
+  // Only these two: an empty list would make every signal, SIGHUP included, a quiet stop.
+  app.enableShutdownHooks([...STOP_SIGNALS], { useProcessExit: true });
   app.useGlobalPipes(
     new RememberingValidationPipe({
       transform: true,
@@ -23,7 +27,12 @@ export function configureApp(app: INestApplication): INestApplication {
 }
 
 function setupSwagger(app: INestApplication): void {
-  const document = SwaggerModule.createDocument(
+  SwaggerModule.setup('docs', app, createOpenApiDocument(app), { jsonDocumentUrl: 'docs-json', swaggerOptions: { persistAuthorization: true } });
+}
+
+/** The OpenAPI document served at /docs-json; scripts/openapi-lint.ts lints the same one. */
+export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
+  return SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('Market Data & Analytics API')
@@ -36,8 +45,24 @@ function setupSwagger(app: INestApplication): void {
         ].join(''),
       )
       .setVersion('1')
+      .setLicense('MIT', 'https://opensource.org/license/mit')
+      // Paths are relative to the host serving this document (the OpenAPI default, made explicit).
+      .addServer('/')
       .addApiKey({ type: 'apiKey', name: 'x-api-key', in: 'header', description: 'Your API key' }, API_KEY_SECURITY)
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', swaggerOptions: { persistAuthorization: true } });
+}
+
+/**
+ * For a process that serves (the server, the demo), after configureApp: says which signal stops it, in one
+ * line before the shutdown hooks run, and keeps SIGHUP from stopping it (a closed terminal or an ssh
+ * session ending must not take the service down, and there is nothing to reload). Not in configureApp:
+ * tests create many apps in one process and would pile these listeners up.
+ */
+export function handleProcessSignals(logger = new Logger('Lifecycle')): void {
+  for (const signal of STOP_SIGNALS) {
+    // Prepended so the line comes before anything the shutdown hooks print.
+    process.prependOnceListener(signal, () => logger.log(`${signal} received: stopping (a second one is ignored while stopping)`));
+  }
+  process.on('SIGHUP', () => logger.log('SIGHUP ignored: nothing to reload; stop with SIGTERM or SIGINT'));
 }

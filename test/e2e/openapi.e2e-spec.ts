@@ -1,13 +1,31 @@
 import request from 'supertest';
 import { CREDIT_COSTS } from '../../src/common/billing/credit-costs';
+import { ERROR_STATUS, ErrorCode } from '../../src/common/errors/error-code';
+import { HlCatalogService } from '../../src/modules/hl/hl-catalog.service';
 import { createTestApp, TestApp } from '../support/create-test-app';
+import { makeAccount } from '../support/factories';
+import { seedHlReference } from '../support/hl-seed';
+import { get } from '../support/http';
+import { resetDb } from '../support/reset-db';
 
 type Operation = {
   operationId: string;
+  summary?: string;
   description?: string;
   security?: Array<Record<string, string[]>>;
   parameters?: Array<{ name: string; in: string; schema?: Record<string, unknown> }>;
-  responses: Record<string, { content?: { 'application/json'?: { schema?: { allOf?: unknown[] } } }; headers?: object }>;
+  responses: Record<string, { description: string; content?: { 'application/json'?: { schema?: { allOf?: unknown[]; $ref?: string } } }; headers?: object }>;
+};
+
+/** Every /hl route that reads a snapshot, called with valid parameters (a listed coin, a listed outcome). */
+const HL_SNAPSHOT_ROUTES: Record<string, string> = {
+  '/api/public/v1/hl/spot/holders': '?coin=HYPE',
+  '/api/public/v1/hl/perp/holders': '?coin=BTC',
+  '/api/public/v1/hl/perp/liquidation-map': '?coin=BTC',
+  '/api/public/v1/hl/trending': '',
+  '/api/public/v1/hl/leaderboard': '',
+  '/api/public/v1/hl/hip3/smart-trader': '?coin=xyz:TSLA',
+  '/api/public/v1/hl/hip4/smart-trader': '?outcomeId=0',
 };
 
 describe('OpenAPI document', () => {
@@ -47,6 +65,55 @@ describe('OpenAPI document', () => {
       expect(op.responses['429'].headers).toHaveProperty('RateLimit');
       expect(op.responses['403'].headers).toHaveProperty('X-Credits-Remaining');
       expect(Object.keys(op.responses['401'].headers ?? {}).sort()).toEqual(['X-Credits-Cost', 'X-Request-Id']);
+    }
+  });
+
+  it('lists the status of every error code a route names in its text', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.values(ops).map((op) => ({ path, op })));
+    for (const { path, op } of operations) {
+      const text = [op.summary, op.description, ...Object.values(op.responses).map((r) => r.description)].join(' ');
+      for (const code of Object.values(ErrorCode).filter((c) => new RegExp(`\\b${c}\\b`).test(text))) {
+        expect({ path, code, listed: Object.keys(op.responses) }).toEqual({ path, code, listed: expect.arrayContaining([String(ERROR_STATUS[code])]) });
+      }
+    }
+  });
+
+  it('lists 502 on every /hl route that reads a snapshot, with the error envelope and the pipeline headers', () => {
+    for (const path of Object.keys(HL_SNAPSHOT_ROUTES)) {
+      const response = doc.paths[path].get.responses['502'];
+      expect({ path, listed: response !== undefined }).toEqual({ path, listed: true });
+      expect(response.description).toContain('no snapshot published yet');
+      expect(response.content?.['application/json']?.schema?.$ref).toBe('#/components/schemas/ErrorEnvelopeDto');
+      expect(response.headers).toHaveProperty('X-RateLimit-Remaining');
+    }
+  });
+
+  it('lists 503 on /health/ready, without the key pipeline\'s headers', () => {
+    const response = doc.paths['/health/ready'].get.responses['503'];
+    expect(response.content?.['application/json']?.schema?.$ref).toBe('#/components/schemas/ErrorEnvelopeDto');
+    expect(Object.keys(response.headers ?? {}).sort()).toEqual(['X-Credits-Cost', 'X-Request-Id']);
+    expect(doc.paths['/health/ready'].get.security).toEqual([]);
+  });
+
+  it('says on every 401 that it carries no rate-limit headers', () => {
+    for (const { path, op } of publicOperations()) {
+      expect({ path, description: op.responses['401'].description }).toEqual({ path, description: expect.stringContaining('No X-RateLimit-*') });
+    }
+  });
+
+  it('answers each /hl snapshot route 502 before the first snapshot, a status the route lists', async () => {
+    await resetDb(t.db);
+    await seedHlReference(t.db);
+    t.app.get(HlCatalogService).invalidate();
+    const { key } = await makeAccount(t, { tier: 'max' });
+    for (const [path, query] of Object.entries(HL_SNAPSHOT_ROUTES)) {
+      const res = await get(t, `${path.replace('/api/public/v1', '')}${query}`, key);
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 502,
+        body: { code: ErrorCode.MARKET_UPSTREAM_ERROR, msg: 'no snapshot published yet', data: null },
+      });
+      expect(Object.keys(doc.paths[path].get.responses)).toContain('502');
     }
   });
 

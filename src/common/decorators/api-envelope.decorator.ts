@@ -1,9 +1,10 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, getSchemaPath } from '@nestjs/swagger';
-import { EnvelopeDto, PageFieldsDto } from '../dto/envelope.dto';
+import { ApiExtraModels, ApiOkResponse, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { EnvelopeDto, ErrorEnvelopeDto, PageFieldsDto } from '../dto/envelope.dto';
+import { ErrorCode } from '../errors/error-code';
 
 const REQUEST_ID_HEADER = {
-  'X-Request-Id': { description: 'Server-minted request id; the referenceId of this call\'s ledger row', schema: { type: 'string' } },
+  'X-Request-Id': { description: 'Server-minted request id (on a billed call, the referenceId of its ledger row)', schema: { type: 'string' } },
 };
 
 /** Headers the pipeline sets on every public response after key auth, errors and 429 included. */
@@ -18,11 +19,34 @@ export const RESPONSE_HEADERS = {
   'X-Credits-Remaining': { description: 'Live balance after this call (paid tiers; after the refund on errors)', schema: { type: 'string' } },
 };
 
+/** What an error carries when no key was counted: a 401 of a public route, any error of an open route. */
+const KEYLESS_ERROR_HEADERS = { ...REQUEST_ID_HEADER, 'X-Credits-Cost': RESPONSE_HEADERS['X-Credits-Cost'] };
+
+/** Said on every 401: clients that read the limit headers on every response must not expect them here. */
+export const NO_KEY_NO_RATE_LIMIT_HEADERS = 'No X-RateLimit-* or RateLimit headers: without a valid key there is no window to report.';
+
 /** The headers of an error response: before key auth (401) only the request id and a cost of 0. */
 export function errorResponseHeaders(status: number): Record<string, { description: string; schema: object }> {
-  if (status === 401) return { ...REQUEST_ID_HEADER, 'X-Credits-Cost': RESPONSE_HEADERS['X-Credits-Cost'] };
+  if (status === 401) return KEYLESS_ERROR_HEADERS;
   if (status !== 429) return RESPONSE_HEADERS;
   return { ...RESPONSE_HEADERS, 'Retry-After': { description: 'Seconds until the next window opens', schema: { type: 'integer' } } };
+}
+
+/**
+ * Documents one error status of a route: the error envelope, the codes it travels with, and the headers
+ * the pipeline sets on it. `open` routes (health probes) sit outside the key pipeline: no rate-limit or
+ * balance headers on them.
+ */
+export function ApiErrorResponse(status: number, codes: ErrorCode[], description: string, { open = false }: { open?: boolean } = {}) {
+  return applyDecorators(
+    ApiExtraModels(ErrorEnvelopeDto),
+    ApiResponse({
+      status,
+      description: `${description} (code: ${codes.join(' | ')})`,
+      schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
+      headers: open ? KEYLESS_ERROR_HEADERS : errorResponseHeaders(status),
+    }),
+  );
 }
 
 export interface ApiEnvelopeOptions {
@@ -33,6 +57,8 @@ export interface ApiEnvelopeOptions {
   /** data may be null (e.g. an OPC that was never created). */
   nullable?: boolean;
   description?: string;
+  /** An open route (outside the key pipeline): the 200 carries only the request id. */
+  open?: boolean;
 }
 
 /** Documents a 200 whose body is the contract envelope wrapping `model` (one place for every route). */
@@ -62,7 +88,7 @@ export function ApiEnvelope(model: Type<unknown>, options: ApiEnvelopeOptions = 
     ApiExtraModels(EnvelopeDto, PageFieldsDto, model),
     ApiOkResponse({
       description: options.description ?? 'Success',
-      headers: RESPONSE_HEADERS,
+      headers: options.open ? REQUEST_ID_HEADER : RESPONSE_HEADERS,
       schema: { allOf: [{ $ref: getSchemaPath(EnvelopeDto) }, { type: 'object', required: ['data'], properties: { data } }] },
     }),
   );

@@ -17,7 +17,8 @@ export class ErrorEnvelopeDto {
   @ApiProperty({ example: 'limit: must not be greater than 100', description: 'Names the offending field on validation errors' })
   msg: string;
 
-  @ApiProperty({ type: 'null', nullable: true, example: null })
+  // OpenAPI 3.0 has no null type: a nullable schema whose only value is null says "always null".
+  @ApiProperty({ type: 'object', additionalProperties: false, nullable: true, enum: [null], example: null, description: 'Always null on errors' })
   data: null;
 }
 

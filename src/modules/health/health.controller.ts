@@ -1,10 +1,15 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheckError, HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { ApiEnvelope, ApiErrorResponse } from '../../common/decorators/api-envelope.decorator';
 import { Enveloped } from '../../common/decorators/enveloped.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
+import { LivenessDto, ReadinessDto } from './dto/health.dto';
+
+/** Probes need no key: `security: []` says so in OpenAPI (no requirement, not an undocumented one). */
+const OPEN = { security: [] };
 
 /** Probes for orchestrators; outside the key pipeline (no API key, not rate-limited). */
 @ApiTags('Health')
@@ -18,13 +23,16 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  @ApiOperation({ summary: 'Liveness: the process answers' })
-  live() {
+  @ApiOperation({ summary: 'Liveness: the process answers', ...OPEN })
+  @ApiEnvelope(LivenessDto, { open: true })
+  live(): LivenessDto {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: the database and the KV store answer (503 SERVICE_UNAVAILABLE otherwise)' })
+  @ApiOperation({ summary: 'Readiness: the database and the KV store answer (503 SERVICE_UNAVAILABLE otherwise)', ...OPEN })
+  @ApiEnvelope(ReadinessDto, { open: true })
+  @ApiErrorResponse(503, [ErrorCode.SERVICE_UNAVAILABLE], 'The database or the KV store does not answer; msg names which', { open: true })
   async ready() {
     try {
       const result = await this.health.check([

@@ -5,7 +5,7 @@ import { AnswersJsonText } from '../../common/http/json-text';
 import { PerpHoldersDto, SpotHoldersDto } from './dto/holders.dto';
 import { PerpHoldersQueryDto, SpotHoldersQueryDto } from './dto/holders.query.dto';
 import { HlHoldersService } from './hl-holders.service';
-import { NO_SNAPSHOT, RANK_PAGING } from './hl-openapi';
+import { ApiNoSnapshotResponse, RANK_PAGING } from './hl-openapi';
 
 @PublicApiController('hl', 'Exchange-chain analytics')
 export class HlHoldersController {
@@ -14,8 +14,9 @@ export class HlHoldersController {
   @Get('spot/holders')
   @PublicEndpoint('hl.spot.holders', 'Holders of a spot token, by value')
   @ApiEnvelope(SpotHoldersDto, {
-    description: `${RANK_PAGING} entryPrice, uPnl and roe are null when the exchange reports no entry notional for the balance. ${NO_SNAPSHOT}`,
+    description: `${RANK_PAGING} entryPrice, uPnl and roe are null when the exchange reports no entry notional for the balance.`,
   })
+  @ApiNoSnapshotResponse()
   @AnswersJsonText()
   getSpotHolders(@Query() query: SpotHoldersQueryDto) {
     return this.holders.getSpotHolders(query);
@@ -24,8 +25,9 @@ export class HlHoldersController {
   @Get('perp/holders')
   @PublicEndpoint('hl.perp.holders', 'Holders of a perp or HIP-3 coin, by position value or unrealized PnL')
   @ApiEnvelope(PerpHoldersDto, {
-    description: `${RANK_PAGING} liquidationPrice is null for positions that cannot be liquidated; cumFunding is null when unknown. ${NO_SNAPSHOT}`,
+    description: `${RANK_PAGING} liquidationPrice is null for positions that cannot be liquidated; cumFunding is null when unknown.`,
   })
+  @ApiNoSnapshotResponse()
   @AnswersJsonText()
   getPerpHolders(@Query() query: PerpHoldersQueryDto) {
     return this.holders.getPerpHolders(query);

@@ -8,7 +8,7 @@ import { MidsDto } from './dto/mids.dto';
 import { TrendingDto } from './dto/trending.dto';
 import { TrendingQueryDto } from './dto/trending.query.dto';
 import { HlMarketService } from './hl-market.service';
-import { NO_SNAPSHOT, OFFSET_PAGING } from './hl-openapi';
+import { ApiNoSnapshotResponse, OFFSET_PAGING, TRENDING_PRICE_CHANGE } from './hl-openapi';
 
 @PublicApiController('hl', 'Exchange-chain analytics')
 export class HlMarketController {
@@ -28,8 +28,9 @@ export class HlMarketController {
     description:
       'Positions of the current market snapshot whose liquidation price lies in [0.5 × mark, 1.5 × mark] (mark of the snapshot, else the ' +
       'latest), in 40 equal-width bins; liquidationValue sums absolute position values (USD). All bin fields are JSON numbers. ' +
-      `Computed once per snapshot and coin. ${NO_SNAPSHOT}`,
+      'Computed once per snapshot and coin.',
   })
+  @ApiNoSnapshotResponse()
   getLiquidationMap(@Query() query: LiquidationMapQueryDto) {
     return this.market.getLiquidationMap(query);
   }
@@ -39,8 +40,9 @@ export class HlMarketController {
   @ApiEnvelope(TrendingDto, {
     description:
       'Lists in rank order as ranked by the market snapshot. limit is 1-200 (default 50); page and limit apply to each list. ' +
-      `snapshot_height is the market snapshot id. ${OFFSET_PAGING} ${NO_SNAPSHOT}`,
+      `snapshot_height is the market snapshot id. ${TRENDING_PRICE_CHANGE} ${OFFSET_PAGING}`,
   })
+  @ApiNoSnapshotResponse()
   getTrending(@Query() query: TrendingQueryDto) {
     return this.market.getTrending(query);
   }

@@ -1,7 +1,14 @@
-/** Response descriptions shared by the /hl routes (docs/decisions.md, "Exchange-chain analytics"). */
+/** OpenAPI text and responses shared by the /hl routes (docs/decisions.md, "Exchange-chain analytics"). */
+import { ApiErrorResponse } from '../../common/decorators/api-envelope.decorator';
+import { ErrorCode } from '../../common/errors/error-code';
 
-export const NO_SNAPSHOT =
-  'Before the first snapshot is published the route answers 502 MARKET_UPSTREAM_ERROR `no snapshot published yet`: retry with backoff.';
+/** The 502 of every route that reads a snapshot (HlCatalog.requireSnapshot); /hl/prices/mids reads none. */
+export const ApiNoSnapshotResponse = () =>
+  ApiErrorResponse(
+    502,
+    [ErrorCode.MARKET_UPSTREAM_ERROR],
+    'No snapshot published yet (a fresh install, before the first snapshot job finishes); msg is `no snapshot published yet`: retry with backoff',
+  );
 
 export const RANK_PAGING =
   'Rows come from the current snapshot, ranked 1..total (ties broken by address). limit is 1-500 (default 100). ' +
@@ -11,3 +18,9 @@ export const RANK_PAGING =
   'the response\'s page is the page those rows correspond to.';
 
 export const OFFSET_PAGING = 'Offset paging only, capped at 10,000 rows ((page - 1) × limit ≥ 10,000 is 400 naming `page`).';
+
+export const TRENDING_PRICE_CHANGE =
+  'priceChange is the percent change of price against the mid the service sampled `period` ago. Until its samples reach ' +
+  'that far back (the first hours of a fresh install), 24h compares with the exchange\'s previous-day price (prevDayPx) and ' +
+  'the other periods with the oldest sample inside the period, so the change then covers a shorter window; it is 0 only ' +
+  'when the price did not move (or in the first minute, before a second sample exists).';
