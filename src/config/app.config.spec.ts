@@ -59,6 +59,18 @@ describe('loadAppConfig: validation at start-up', () => {
   ])('refuses %s=%s, naming the variable', (name, url) => {
     expect(() => loadAppConfig({ [name]: url })).toThrow(new RegExp(name));
   });
+
+  it.each(['foo', '10.0.0.1/33', '10.0.0.1,bar', '::1/129'])('refuses TRUST_PROXY=%s, which the adapters would throw on only when they start', (text) => {
+    expect(() => loadAppConfig({ TRUST_PROXY: text })).toThrow(/TRUST_PROXY/);
+  });
+
+  it.each([
+    ['true', true],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8,fd00::1', ['loopback', '10.0.0.0/8', 'fd00::1']],
+  ])('reads TRUST_PROXY=%s', (text, value) => {
+    expect(loadAppConfig({ TRUST_PROXY: text }).httpServer.trustProxy).toEqual(value);
+  });
 });
 
 describe('loadAppConfig: retention', () => {

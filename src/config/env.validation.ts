@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { isIP } from 'node:net';
 import {
   IsBoolean,
   IsIn,
@@ -8,7 +9,6 @@ import {
   IsUrl,
   Max,
   MaxLength,
-  Matches,
   Min,
   MinLength,
   validateSync,
@@ -21,8 +21,32 @@ const toBoolean = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : (BOOLEAN_TEXTS[String(value).toLowerCase()] ?? value);
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
-/** true/false, a hop count, or a comma-separated list of addresses, CIDRs or Express's names for ranges. */
-const TRUST_PROXY_PATTERN = /^(true|false|\d{1,2}|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/;
+/** Names proxy-addr (Express and Fastify) gives to address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of a TRUST_PROXY list: a range name, an IP address, or a CIDR, as proxy-addr accepts them. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * true/false, a hop count, or a comma-separated list of proxy addresses, CIDRs or range names, checked
+ * here: both adapters would otherwise throw on a bad entry only when they start, past this list of problems.
+ */
+function IsTrustProxy() {
+  return ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && (/^(true|false|\d{1,2})$/.test(value) || value.split(',').every((entry) => isProxyEntry(entry.trim()))),
+      defaultMessage: () => 'TRUST_PROXY must be true, false, a hop count or a comma-separated list of proxy addresses, CIDRs or loopback/linklocal/uniquelocal',
+    },
+  });
+}
 
 /**
  * A connection URL with one of `schemes`, as node's URL parser (and so the pg and ioredis clients) reads
@@ -114,7 +138,7 @@ export class EnvironmentVariables {
 
   // Off: the client address is the socket's, so X-Forwarded-For cannot dodge the per-address limits.
   // true (every hop), a hop count, or addresses/CIDRs of the proxies (Express and Fastify read all three).
-  @Transform(emptyToUndefined) @IsOptional() @Matches(TRUST_PROXY_PATTERN, { message: 'TRUST_PROXY must be true, false, a hop count or a comma-separated list of proxy addresses/CIDRs' })
+  @Transform(emptyToUndefined) @IsOptional() @IsTrustProxy()
   TRUST_PROXY = 'false';
 
   // Seconds, not node's minutes: a client that declares a request and sends it slowly holds a socket only this long.

@@ -1,32 +1,14 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_LOCK_FILE } from '../../src/infra/database/embedded-lock';
-import { TEST_ADAPTER } from '../support/test-env';
+import { freePort, embeddedEnv } from '../support/child-process';
 
 const ROOT = join(__dirname, '..', '..');
 /** What a newcomer is promised: full /hl lists this long after `npm run demo` starts. */
 const ALIVE_WITHIN_MS = 90_000;
 const POLL_MS = 2_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** The embedded default with nothing configured but a data folder and a port: what `npm run demo` runs. */
-function embeddedEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, HTTP_ADAPTER: TEST_ADAPTER, LOG_LEVEL: 'warn', DEBUG: '', ...extra };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'HTTP_HOST', 'HYPERLIQUID_INFO_URL', 'HL_POLL_BATCH', 'HL_SNAPSHOT_INTERVAL_MS']) delete env[name];
-  return env;
-}
 
 function startDemo(dataDir: string, port: number): Promise<{ child: ChildProcess; key: string; base: string }> {
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'scripts/demo.ts'], {

@@ -1,28 +1,15 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_LOCK_FILE } from '../../src/infra/database/embedded-lock';
-import { TEST_ADAPTER } from '../support/test-env';
+import { embeddedEnv, freePort } from '../support/child-process';
 
 const ROOT = join(__dirname, '..', '..');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 /** Runs the README's quick-start command with nothing configured but a data folder and a port. */
 function startDemo(dataDir: string, port: number): Promise<{ child: ChildProcess; key: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HTTP_ADAPTER: TEST_ADAPTER, LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
+  const env = embeddedEnv(dataDir, { PORT: String(port) });
   // What `npm run demo` runs, started directly so the test owns the server process itself.
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'scripts/demo.ts'], {
     cwd: ROOT,

@@ -1,11 +1,11 @@
 import Redis from 'ioredis';
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { startSimulator } from '../../src/simulator/simulator.server';
 import { TEST_ADAPTER, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
+import { freePort } from '../support/child-process';
 
 const ROOT = resolve(__dirname, '../..');
 const KEY_PREFIX = uniqueKeyPrefix();
@@ -22,16 +22,6 @@ interface Spawned {
   /** Everything printed so far, stdout and stderr interleaved. */
   output: () => string;
   exited: Promise<number | null>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
-  });
 }
 
 function spawnTs(entry: string, env: Record<string, string>, args: string[] = []): Spawned {

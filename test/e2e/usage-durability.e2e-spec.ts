@@ -1,7 +1,6 @@
 import { Wallet } from 'ethers';
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
@@ -9,7 +8,8 @@ import { UsageSyncService } from '../../src/modules/usage/usage-sync.service';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
 import { get, PUBLIC } from '../support/http';
-import { TEST_ADAPTER, testConfig, uniqueKeyPrefix } from '../support/test-env';
+import { testConfig, uniqueKeyPrefix } from '../support/test-env';
+import { freePort, embeddedEnv } from '../support/child-process';
 
 const ROOT = join(__dirname, '..', '..');
 // Each spawn compiles with ts-node (a few seconds); the embedded database opens in a few more.
@@ -19,25 +19,6 @@ interface UsageRow {
   endpoint: string;
   calls: number;
   credits: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** The embedded default: a data folder and nothing else configured (no DATABASE_URL, no REDIS_URL). */
-function embeddedEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, HTTP_ADAPTER: TEST_ADAPTER, LOG_LEVEL: 'warn', DEBUG: '', ...extra };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  delete env.REDIS_KEY_PREFIX;
-  return env;
 }
 
 /** The ops CLI on the data folder (no server running: PGlite has one process at a time). */

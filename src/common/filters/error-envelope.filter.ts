@@ -7,7 +7,7 @@ import { microToCredits } from '../billing/credit-units';
 import { PUBLIC_API_PREFIX } from '../decorators/public-endpoint.decorator';
 import { AppError } from '../errors/app-error';
 import { ERROR_STATUS, ErrorCode, errorCodeForStatus } from '../errors/error-code';
-import { RateLimitHeaders } from '../guards/rate-limit-headers';
+import { RateLimitHeaders, rateLimitedError } from '../guards/rate-limit-headers';
 import { clientAddress } from '../http/client-address';
 import { rawRequest, RequestState, requestState } from '../http/request-state';
 import { HEADER, setResponseHeaders } from '../http/response-headers';
@@ -54,7 +54,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     // A call admitted and then failed (validation, handler) is refunded before its error goes out: never billed.
     if (state.admission) await this.admissions.settleFailure(state.admission, state.requestId);
     // The framework answered before any route's guard ran (unknown route, another method, a refused body).
-    else if (!state.caller && !(exception instanceof AppError) && isPublicApiPath(req)) answer = await this.windowUnrouted(req, res, state, answer, headers);
+    else if (!state.keyLookedUp && !(exception instanceof AppError) && isPublicApiPath(req)) answer = await this.windowUnrouted(req, res, state, answer, headers);
     const balance = state.admission?.balanceMicro;
     if (balance) headers[HEADER.creditsRemaining] = microToCredits(balance);
     // A body refused unread would otherwise keep the connection waiting for bytes nobody will read.
@@ -84,13 +84,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     if (this.adapterHost.httpAdapter.isHeadersSent(res)) return answer;
     this.rateLimitHeaders.set(this.adapterHost.httpAdapter, res, result, nowMs);
     if (result.balanceMicro !== null) headers[HEADER.creditsRemaining] = microToCredits(result.balanceMicro);
-    if (result.status !== AdmitStatus.RATE_LIMITED) return answer;
-    const retryAfter = Math.max(1, result.resetAt - Math.floor(nowMs / 1000));
-    return {
-      status: ERROR_STATUS[ErrorCode.RATE_LIMITED],
-      body: envelope(ErrorCode.RATE_LIMITED, `rate limit of ${result.limit} requests per minute exceeded`),
-      headers: { [HEADER.retryAfter]: String(retryAfter) },
-    };
+    return result.status === AdmitStatus.RATE_LIMITED ? this.describe(rateLimitedError(result, nowMs), state.requestId) : answer;
   }
 
   private describe(exception: unknown, requestId: string): Answer {

@@ -10,7 +10,7 @@ import { ErrorCode } from '../errors/error-code';
 import { clientAddress } from '../http/client-address';
 import { rawRequest, requestState } from '../http/request-state';
 import { HEADER } from '../http/response-headers';
-import { RateLimitHeaders } from './rate-limit-headers';
+import { RateLimitHeaders, rateLimitedError } from './rate-limit-headers';
 
 type HeaderBag = { method?: string; headers: Record<string, string | string[] | undefined> };
 
@@ -48,6 +48,8 @@ export class PublicApiGuard implements CanActivate {
     const key = typeof header === 'string' ? header.trim() : undefined;
     // A cached key (nearly every call) is answered without a promise to wait for.
     const known = this.callers.peek(key);
+    // The filter must not look the key up again for a request whose lookup failed here (a database outage).
+    state.keyLookedUp = true;
     const caller = known !== undefined ? known : await this.callers.lookUp(key!, clientAddress(req));
     if (!caller) {
       throw new AppError(ErrorCode.INVALID_API_KEY, header ? 'x-api-key: unknown or revoked key' : 'x-api-key: header is required');
@@ -61,12 +63,7 @@ export class PublicApiGuard implements CanActivate {
     // reaches the error filter, which refunds the call.
     if (result.status === AdmitStatus.ADMITTED) state.admission = result.admission;
     this.setAdmissionHeaders(res, route, result, nowMs);
-    if (result.status === AdmitStatus.RATE_LIMITED) {
-      const retryAfter = Math.max(1, result.resetAt - Math.floor(nowMs / 1000));
-      throw new AppError(ErrorCode.RATE_LIMITED, `rate limit of ${result.limit} requests per minute exceeded`, {
-        [HEADER.retryAfter]: String(retryAfter),
-      });
-    }
+    if (result.status === AdmitStatus.RATE_LIMITED) throw rateLimitedError(result, nowMs);
     if (result.status === AdmitStatus.INSUFFICIENT_CREDITS) {
       throw new AppError(ErrorCode.INSUFFICIENT_CREDITS, `monthly credits exhausted; the next period starts at ${result.periodEndsAt.toISOString()}`);
     }

@@ -1,5 +1,7 @@
 import { HttpServer } from '@nestjs/common';
 import { WindowStanding } from '../billing/admission.service';
+import { AppError } from '../errors/app-error';
+import { ErrorCode } from '../errors/error-code';
 import { HEADER } from '../http/response-headers';
 
 /**
@@ -26,4 +28,12 @@ export class RateLimitHeaders {
     adapter.setHeader(res, HEADER.rateLimitPolicy, policy.policy);
     adapter.setHeader(res, HEADER.rateLimit, `"minute";r=${remaining};t=${Math.max(0, result.resetAt - Math.floor(nowMs / 1000))}`);
   }
+}
+
+/** The 429 of a key over its per-minute cap, with Retry-After: the seconds until its next window opens. */
+export function rateLimitedError(result: WindowStanding, nowMs: number): AppError {
+  const retryAfter = Math.max(1, result.resetAt - Math.floor(nowMs / 1000));
+  return new AppError(ErrorCode.RATE_LIMITED, `rate limit of ${result.limit} requests per minute exceeded`, {
+    [HEADER.retryAfter]: String(retryAfter),
+  });
 }

@@ -30,8 +30,8 @@ const FASTIFY_MESSAGES: Record<string, string> = {
  */
 export function bodyErrorMessage(exception: unknown): string | undefined {
   const { type, code } = (exception ?? {}) as { type?: unknown; code?: unknown };
-  if (typeof type === 'string' && type in BODY_PARSER_MESSAGES) return BODY_PARSER_MESSAGES[type];
-  if (typeof code === 'string' && code in FASTIFY_MESSAGES) return FASTIFY_MESSAGES[code];
+  if (typeof type === 'string' && Object.hasOwn(BODY_PARSER_MESSAGES, type)) return BODY_PARSER_MESSAGES[type];
+  if (typeof code === 'string' && Object.hasOwn(FASTIFY_MESSAGES, code)) return FASTIFY_MESSAGES[code];
   // Fastify's JSON parser rejects a poisoned or broken document with a plain SyntaxError.
   if (exception instanceof SyntaxError) return 'body: malformed JSON';
   return undefined;

@@ -28,10 +28,11 @@ export function useBodyParsers(app: INestApplication, adapter: HttpAdapterName):
 }
 
 function useExpressParsers(app: INestApplication): void {
-  for (const parse of [express.json({ limit: MAX_BODY_BYTES }), express.urlencoded({ limit: MAX_BODY_BYTES, extended: true })]) {
-    const middleware: Middleware = (req, res, next) => parse(req, res, (error) => next(error ? bodyParseError(error) : undefined));
-    app.use(middleware);
-  }
+  app.use(express.json({ limit: MAX_BODY_BYTES }));
+  app.use(express.urlencoded({ limit: MAX_BODY_BYTES, extended: true }));
+  // Express calls a four-argument middleware only with an error, so a request whose body parsed (or that has
+  // none) passes nothing more than the two parsers.
+  app.use((error: unknown, _req: unknown, _res: unknown, next: (error?: unknown) => void) => next(bodyParseError(error)));
 }
 
 function useFastifyParsers(app: NestFastifyApplication): void {

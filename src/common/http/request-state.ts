@@ -7,6 +7,8 @@ import { EndpointName } from '../billing/credit-costs';
 export interface RequestState {
   requestId: string;
   caller?: ApiCaller;
+  /** A route's guard looked the key up (whatever came of it). */
+  keyLookedUp?: boolean;
   admission?: Admission;
 }
 
