@@ -5,10 +5,11 @@
 import 'reflect-metadata';
 import { loadAppConfig, loadDotEnv } from './src/config/app.config';
 import { acquireEmbeddedLock } from './src/infra/database/embedded-lock';
+import { ENTITIES } from './src/app-entities';
 import { createDataSource } from './src/infra/database/data-source';
 
 loadDotEnv();
 const config = loadAppConfig();
 // PGlite is single-process: like the ops CLI, refuse while the server (or another command) has the folder open.
 if (!config.database.url) acquireEmbeddedLock(config.database.dataDir, 'cli');
-export default createDataSource(config);
+export default createDataSource(config, ENTITIES);

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
-import { AdmitCall, admitBatch } from '../src/common/billing/admit-batch';
-import { BillingKeys } from '../src/common/billing/billing-keys';
+import { AdmitCall, admitBatch } from '../src/modules/billing/admit-batch';
+import { BillingKeys } from '../src/modules/billing/billing-keys';
 import { RedisKvStore } from '../src/infra/kv/redis-kv.store';
 import { envNumber } from './lib/env';
 

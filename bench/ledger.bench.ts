@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { formatLedgerEntry, OutboxBatch } from '../src/common/billing/ledger-entry';
-import { LedgerRepository } from '../src/common/billing/ledger.repository';
+import { formatLedgerEntry, OutboxBatch } from '../src/modules/billing/ledger-entry';
+import { LedgerRepository } from '../src/modules/billing/ledger.repository';
 import { uuidV7 } from '../src/common/http/request-state';
+import { ENTITIES } from '../src/app-entities';
 import { createDataSource } from '../src/infra/database/data-source';
 import { runMigrationsLocked } from '../src/infra/database/run-migrations';
 import { envNumber } from './lib/env';
@@ -88,7 +89,7 @@ function chargeLines(accounts: string[], balances: Map<string, number>, count: n
 
 async function main(): Promise<void> {
   const databaseUrl = await freshDatabase();
-  const db: DataSource = await createDataSource({ database: { url: databaseUrl, dataDir: '', migrationsRun: true } }).initialize();
+  const db: DataSource = await createDataSource({ database: { url: databaseUrl, dataDir: '', migrationsRun: true } }, ENTITIES).initialize();
   try {
     await runMigrationsLocked(db);
     const accounts: string[] = [];

@@ -1,9 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { BillingModule } from './common/billing/billing.module';
+import { ENTITIES } from './app-entities';
+import { AccessModule } from './modules/access/access.module';
+import { BillingModule } from './modules/billing/billing.module';
 import { ErrorEnvelopeFilter } from './common/filters/error-envelope.filter';
-import { PublicApiGuard } from './common/guards/public-api.guard';
+import { PublicApiGuard } from './modules/access/public-api.guard';
 import { AppConfig } from './config/app.config';
 import { DatabaseModule } from './infra/database/database.module';
 import { KvModule } from './infra/kv/kv.module';
@@ -28,7 +30,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
+        AccessModule,
         KvModule,
         BillingModule,
         HealthModule,

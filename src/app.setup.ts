@@ -1,6 +1,6 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { API_KEY_SECURITY } from './common/decorators/public-endpoint.decorator';
+import { API_KEY_SECURITY } from './modules/access/public-endpoint.decorator';
 import { RememberingValidationPipe } from './common/validation/remembering-validation.pipe';
 import { validationExceptionFactory } from './common/validation/validation-exception.factory';
 

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { AppConfig } from '../config/app.config';
+import { ENTITIES } from '../app-entities';
 import { DatabaseModule } from '../infra/database/database.module';
 import { KvModule } from '../infra/kv/kv.module';
 import { JobsModule } from '../jobs/jobs.module';
@@ -17,7 +18,7 @@ export class CliModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }), DatabaseModule, KvModule, AccountModule, JobsModule, HlJobsModule],
+      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }), DatabaseModule.forRoot(ENTITIES), KvModule, AccountModule, JobsModule, HlJobsModule],
     };
   }
 }

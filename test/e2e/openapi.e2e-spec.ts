@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { CREDIT_COSTS } from '../../src/common/billing/credit-costs';
+import { CREDIT_COSTS } from '../../src/modules/billing/credit-costs';
 import { ERROR_STATUS, ErrorCode } from '../../src/common/errors/error-code';
 import { HlCatalogService } from '../../src/modules/hl/hl-catalog.service';
 import { createTestApp, TestApp } from '../support/create-test-app';

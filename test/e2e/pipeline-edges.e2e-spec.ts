@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AddressInfo, connect, Socket } from 'node:net';
 import request from 'supertest';
-import { LedgerFlusherService } from '../../src/common/billing/ledger-flusher.service';
+import { LedgerFlusherService } from '../../src/modules/billing/ledger-flusher.service';
 import { AccountRepository } from '../../src/modules/account/account.repository';
 import { generateApiKey, hashApiKey } from '../../src/modules/account/api-key-format';
 import { createTestApp, TestApp } from '../support/create-test-app';

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../src/config/app.config';
+import { ENTITIES } from '../../src/app-entities';
 import { buildDataSourceOptions } from '../../src/infra/database/data-source';
 import { runMigrationsLocked } from '../../src/infra/database/run-migrations';
 import { JobRunsRepository } from '../../src/jobs/job-runs.repository';
@@ -38,7 +39,7 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.end();
-    const options = buildDataSourceOptions(testConfig());
+    const options = buildDataSourceOptions(testConfig(), ENTITIES);
     db = await new DataSource({ ...options, extra: { max: 4, options: `-c search_path=${schema}` } } as DataSourceOptions).initialize();
     await runMigrationsLocked(db);
     addresses = new HlAddressesRepository(db);

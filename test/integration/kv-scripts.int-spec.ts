@@ -1,7 +1,7 @@
-import { ADD_USAGE_SCRIPT, ADMIT_SCRIPT, AdmitReply, AdmitStatus, BALANCE_OFFSET, balanceField, RAISE_SEQ_FLOOR_SCRIPT, REFUND_SCRIPT } from '../../src/common/billing/admission.scripts';
-import { ADMIT_FAST_SCRIPT, admitBatch, AdmitCall as ScriptCall } from '../../src/common/billing/admit-batch';
-import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/common/billing/billing-keys';
-import { parseLedgerEntry } from '../../src/common/billing/ledger-entry';
+import { ADD_USAGE_SCRIPT, ADMIT_SCRIPT, AdmitReply, AdmitStatus, BALANCE_OFFSET, balanceField, RAISE_SEQ_FLOOR_SCRIPT, REFUND_SCRIPT } from '../../src/modules/billing/admission.scripts';
+import { ADMIT_FAST_SCRIPT, admitBatch, AdmitCall as ScriptCall } from '../../src/modules/billing/admit-batch';
+import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/modules/billing/billing-keys';
+import { parseLedgerEntry } from '../../src/modules/billing/ledger-entry';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryData } from '../../src/infra/kv/memory-data';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryRunner } from 'typeorm';
-import { LEDGER_REFERENCE_NAMESPACE } from '../../src/common/billing/ledger-entry';
+import { LEDGER_REFERENCE_NAMESPACE } from '../../src/modules/billing/ledger-entry';
 import { LedgerReferenceUuid1764300000000 } from '../../src/infra/database/migrations/1764300000000-ledger-reference-uuid';
 import { openTestDb } from '../support/test-db';
 import { uuidV3 } from '../support/uuid-v3';

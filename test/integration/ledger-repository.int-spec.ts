@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { formatLedgerEntry, LEDGER_REFERENCE_NAMESPACE, LedgerEntry, OutboxBatch } from '../../src/common/billing/ledger-entry';
-import { LedgerRepository } from '../../src/common/billing/ledger.repository';
+import { formatLedgerEntry, LEDGER_REFERENCE_NAMESPACE, LedgerEntry, OutboxBatch } from '../../src/modules/billing/ledger-entry';
+import { LedgerRepository } from '../../src/modules/billing/ledger.repository';
 import { openTestDb } from '../support/test-db';
 import { uuidV3 } from '../support/uuid-v3';
 

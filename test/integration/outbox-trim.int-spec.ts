@@ -1,4 +1,4 @@
-import { TRIM_OUTBOX_HEAD_SCRIPT } from '../../src/common/billing/admission.scripts';
+import { TRIM_OUTBOX_HEAD_SCRIPT } from '../../src/modules/billing/admission.scripts';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';

@@ -1,9 +1,9 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
-import { ApiCaller } from '../../src/common/auth/api-caller';
-import { BillingKeys } from '../../src/common/billing/billing-keys';
-import { EndpointName } from '../../src/common/billing/credit-costs';
-import { UsageMeterService } from '../../src/common/billing/usage-meter.service';
+import { ApiCaller } from '../../src/modules/account/api-caller';
+import { BillingKeys } from '../../src/modules/billing/billing-keys';
+import { EndpointName } from '../../src/modules/billing/credit-costs';
+import { UsageMeterService } from '../../src/modules/billing/usage-meter.service';
 import { KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';

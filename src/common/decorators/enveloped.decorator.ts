@@ -1,11 +1,30 @@
 import { METHOD_METADATA } from '@nestjs/common/constants';
 import { JsonText } from '../http/json-text';
-import { callerContextOf, callerParamOf } from './current-caller.decorator';
 
 export interface Envelope<T> {
   code: '0';
   msg: 'success';
   data: T;
+}
+
+interface RequestParam {
+  index: number;
+  fromRequest: (req: unknown) => unknown;
+}
+
+const REQUEST_PARAM = Symbol('envelopedRequestParam');
+
+/**
+ * For a parameter decorator that declares the handler parameter as the request (`Req()`): the wrapper of
+ * `@Enveloped` hands the handler `fromRequest(req)` in its place. Lets an area (e.g. @CurrentCaller) shape
+ * the argument without common knowing what it is.
+ */
+export function handlerParamFromRequest(target: object, method: string | symbol, index: number, fromRequest: (req: unknown) => unknown): void {
+  Reflect.defineMetadata(REQUEST_PARAM, { index, fromRequest } satisfies RequestParam, target.constructor, method);
+}
+
+function requestParamOf(controller: object, method: string): RequestParam | undefined {
+  return Reflect.getMetadata(REQUEST_PARAM, controller.constructor, method) as RequestParam | undefined;
 }
 
 function envelope(data: unknown): Envelope<unknown> | Buffer {
@@ -16,9 +35,9 @@ function envelope(data: unknown): Envelope<unknown> | Buffer {
 
 /**
  * Class decorator: every route handler of the controller returns the contract envelope
- * {code:"0", msg:"success", data}, and gets its @CurrentCaller argument as the CallerContext. Billing
- * needs nothing here: admission already charged the call, and a failure is refunded by the error-envelope
- * filter.
+ * {code:"0", msg:"success", data}, and gets its request-shaped argument (e.g. @CurrentCaller's) as
+ * handlerParamFromRequest says. Billing needs nothing here: admission already charged the call, and a
+ * failure is refunded by the error-envelope filter.
  *
  * Why not a global interceptor: Nest 11 wraps every step of an interceptor chain in AsyncResource.bind,
  * which on Node 20 costs more than the rest of a cheap route together (measured in docs/benchmarks.md).
@@ -32,9 +51,9 @@ export function Enveloped(): ClassDecorator {
       const original = proto[name];
       if (name === 'constructor' || typeof original !== 'function' || Reflect.getMetadata(METHOD_METADATA, original) === undefined) continue;
       const handler = original as (...args: unknown[]) => unknown;
-      const callerParam = callerParamOf(proto, name);
+      const requestParam = requestParamOf(proto, name);
       const wrapped = function (this: unknown, ...args: unknown[]): Envelope<unknown> | Buffer | Promise<Envelope<unknown> | Buffer> {
-        if (callerParam !== undefined) args[callerParam] = callerContextOf(args[callerParam]);
+        if (requestParam !== undefined) args[requestParam.index] = requestParam.fromRequest(args[requestParam.index]);
         const data = handler.apply(this, args);
         // A handler that answers synchronously is enveloped without a promise: Nest awaits whatever it gets.
         return data instanceof Promise ? data.then(envelope) : envelope(data);

@@ -1,17 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiCallerCache } from '../../modules/account/api-caller.cache';
-import { AdmitStatus } from '../billing/admission.scripts';
-import { AdmissionService } from '../billing/admission.service';
-import { microToCredits } from '../billing/credit-units';
-import { PUBLIC_API_PREFIX } from '../decorators/public-endpoint.decorator';
 import { AppError } from '../errors/app-error';
 import { ERROR_STATUS, ErrorCode, errorCodeForStatus } from '../errors/error-code';
-import { RateLimitHeaders, rateLimitedError } from '../guards/rate-limit-headers';
-import { clientAddress } from '../http/client-address';
-import { rawRequest, RequestState, requestState } from '../http/request-state';
+import { requestState } from '../http/request-state';
 import { HEADER, setResponseHeaders } from '../http/response-headers';
 import { BODY_TOO_LARGE, bodyErrorMessage } from '../http/body-error-message';
+import { FAILED_CALL_SETTLER, FailedCallSettler } from './failed-call-settler';
 
 interface ErrorBody {
   code: ErrorCode;
@@ -25,7 +19,6 @@ interface Answer {
   headers: Record<string, string>;
 }
 
-const PUBLIC_PATH = `/${PUBLIC_API_PREFIX}/`;
 const PAYLOAD_TOO_LARGE = 413;
 const UNSUPPORTED_MEDIA_TYPE = 415;
 
@@ -36,12 +29,10 @@ const UNSUPPORTED_MEDIA_TYPE = 415;
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorEnvelopeFilter');
-  private readonly rateLimitHeaders = new RateLimitHeaders();
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly admissions: AdmissionService,
-    private readonly callers: ApiCallerCache,
+    @Inject(FAILED_CALL_SETTLER) private readonly settler: FailedCallSettler,
   ) {}
 
   async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
@@ -51,40 +42,13 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const state = requestState(req);
     let answer = this.describe(exception, state.requestId);
     const headers: Record<string, string> = { [HEADER.requestId]: state.requestId, [HEADER.creditsCost]: '0' };
-    // A call admitted and then failed (validation, handler) is refunded before its error goes out: never billed.
-    if (state.admission) await this.admissions.settleFailure(state.admission, state.requestId);
-    // The framework answered before any route's guard ran (unknown route, another method, a refused body).
-    else if (!state.keyLookedUp && !(exception instanceof AppError) && isPublicApiPath(req)) answer = await this.windowUnrouted(req, res, state, answer, headers);
-    const balance = state.admission?.balanceMicro;
-    if (balance) headers[HEADER.creditsRemaining] = microToCredits(balance);
+    // Refunded before its error goes out (never billed); an unrouted call of a key over its window becomes a 429.
+    const replacement = await this.settler.settle({ exception, req, res, headers });
+    if (replacement) answer = this.describe(replacement, state.requestId);
     // A body refused unread would otherwise keep the connection waiting for bytes nobody will read.
     if (answer.status === PAYLOAD_TOO_LARGE) headers.connection = 'close';
     setResponseHeaders(this.adapterHost.httpAdapter, res, { ...answer.headers, ...headers });
     this.adapterHost.httpAdapter.reply(res, answer.body, answer.status);
-  }
-
-  /**
-   * A request of a known key that no route answered is still a request of that key (contract 8.1): it
-   * counts in the key's window and carries its rate-limit headers, but is not billed nor counted in
-   * /usage; over the cap it is answered 429 like any other. Without a known key (none, unknown, or a
-   * client refused further lookups) the framework's answer stands, without rate-limit headers.
-   */
-  private async windowUnrouted(req: unknown, res: unknown, state: RequestState, answer: Answer, headers: Record<string, string>): Promise<Answer> {
-    const header = rawRequest(req).headers['x-api-key'];
-    if (typeof header !== 'string' || !header.trim()) return answer;
-    let caller;
-    try {
-      caller = await this.callers.resolve(header.trim(), clientAddress(req));
-    } catch {
-      return answer;
-    }
-    if (!caller) return answer;
-    const nowMs = Date.now();
-    const result = await this.admissions.admitUnrouted({ caller, requestId: state.requestId, nowMs });
-    if (this.adapterHost.httpAdapter.isHeadersSent(res)) return answer;
-    this.rateLimitHeaders.set(this.adapterHost.httpAdapter, res, result, nowMs);
-    if (result.balanceMicro !== null) headers[HEADER.creditsRemaining] = microToCredits(result.balanceMicro);
-    return result.status === AdmitStatus.RATE_LIMITED ? this.describe(rateLimitedError(result, nowMs), state.requestId) : answer;
   }
 
   private describe(exception: unknown, requestId: string): Answer {
@@ -103,11 +67,6 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
 
 function envelope(code: ErrorCode, msg: string): ErrorBody {
   return { code, msg, data: null };
-}
-
-function isPublicApiPath(req: unknown): boolean {
-  const url = rawRequest(req).url ?? '';
-  return url.startsWith(PUBLIC_PATH) || url === PUBLIC_PATH.slice(0, -1) || url.startsWith(`${PUBLIC_PATH.slice(0, -1)}?`);
 }
 
 /** Framework errors (Nest HttpException, body-parser and Fastify errors) carry their status in one of these. */

@@ -1,29 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
-import { ApiCaller } from '../auth/api-caller';
-import { EndpointName } from '../billing/credit-costs';
 
-/** What the pipeline learns about one request as it passes through the guards and interceptors. */
+/**
+ * What the pipeline learns about one request as it passes through. Common code knows only the id; the
+ * key pipeline adds its own fields to this same object (call-state.ts of the access module).
+ */
 export interface RequestState {
   requestId: string;
-  caller?: ApiCaller;
-  /** A route's guard looked the key up (whatever came of it). */
-  keyLookedUp?: boolean;
-  admission?: Admission;
-}
-
-export interface Admission {
-  endpoint: EndpointName;
-  costMicro: number;
-  accountId: string;
-  /** Usage period of the call (the meter it counted in). */
-  period: number;
-  /** Credit epoch and period the charge was taken in; a refund returns credits only to that same balance. */
-  chargedEpoch: number;
-  chargedPeriod: number;
-  /** Live balance after the hold, micro-credits; null for unmetered (Free) callers. */
-  balanceMicro: string | null;
-  settled: boolean;
 }
 
 const STATE = Symbol('requestState');

@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { PGliteDriver } from 'typeorm-pglite';
 import { AppConfig } from '../../config/app.config';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migration-list';
 import { TypeOrmQueryLogger } from './typeorm-query.logger';
 
 export type DatabaseKind = 'postgres' | 'embedded';
+
+/** The entities to map: the areas' list, handed in from outside infra (src/app-entities.ts). */
+export type EntityList = NonNullable<DataSourceOptions['entities']>;
 
 export function databaseKind(config: Pick<AppConfig, 'database'>): DatabaseKind {
   return config.database.url ? 'postgres' : 'embedded';
@@ -17,10 +19,10 @@ export function databaseKind(config: Pick<AppConfig, 'database'>): DatabaseKind 
  * One set of options for the server, the ops CLI and the TypeORM CLI. Without DATABASE_URL the service runs
  * on embedded PostgreSQL (PGlite) persisted under DATA_DIR, with the very same migrations.
  */
-export function buildDataSourceOptions(config: Pick<AppConfig, 'database'>): DataSourceOptions {
+export function buildDataSourceOptions(config: Pick<AppConfig, 'database'>, entities: EntityList): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each' as const,
@@ -39,6 +41,6 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database'>): Dat
   return { ...common, driver: new PGliteDriver({ dataDir }).driver };
 }
 
-export function createDataSource(config: Pick<AppConfig, 'database'>): DataSource {
-  return new DataSource(buildDataSourceOptions(config));
+export function createDataSource(config: Pick<AppConfig, 'database'>, entities: EntityList): DataSource {
+  return new DataSource(buildDataSourceOptions(config, entities));
 }

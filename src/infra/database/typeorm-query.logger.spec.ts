@@ -53,7 +53,7 @@ describe(TypeOrmQueryLogger.name, () => {
   });
 
   it('is the logger every data source of the service uses', () => {
-    const options = buildDataSourceOptions({ database: { url: 'postgres://db/test', dataDir: '/tmp/unused', migrationsRun: false } });
+    const options = buildDataSourceOptions({ database: { url: 'postgres://db/test', dataDir: '/tmp/unused', migrationsRun: false } }, []);
     expect(new DataSource(options).logger).toBeInstanceOf(TypeOrmQueryLogger);
   });
 });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { getAddress, isAddress } from 'ethers';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { periodIndexAt } from '../../common/billing/credit-period';
+import { periodIndexAt } from '../billing/credit-period';
 import { Decimal, toDecimalString } from '../../common/decimal/decimal';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';

@@ -1,7 +1,7 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
-import { CallerContext, CurrentCaller } from '../../common/decorators/current-caller.decorator';
-import { PublicApiController, PublicEndpoint } from '../../common/decorators/public-endpoint.decorator';
+import { CallerContext, CurrentCaller } from '../access/current-caller.decorator';
+import { PublicApiController, PublicEndpoint } from '../access/public-endpoint.decorator';
 import { AccountService } from './account.service';
 import { AccountSummaryDto, CreditBalanceDto } from './dto/account-summary.dto';
 import { CreditTransactionDto, CreditTransactionsQueryDto } from './dto/credit-transaction.dto';

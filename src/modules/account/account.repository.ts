@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApiCaller } from '../../common/auth/api-caller';
-import { creditsToMicro } from '../../common/billing/credit-units';
+import { ApiCaller } from './api-caller';
+import { creditsToMicro } from '../billing/credit-units';
 import { toDecimalString } from '../../common/decimal/decimal';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';

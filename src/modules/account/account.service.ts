@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { periodAt } from '../../common/billing/credit-period';
-import { CallerContext } from '../../common/decorators/current-caller.decorator';
+import { periodAt } from '../billing/credit-period';
+import { CallerContext } from '../access/current-caller.decorator';
 import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
 import { Page, toPageFromProbe } from '../../common/pagination/page.dto';
 import { AccountRepository } from './account.repository';

@@ -1,5 +1,5 @@
 import { ConfigService } from '@nestjs/config';
-import { ApiCaller } from '../../common/auth/api-caller';
+import { ApiCaller } from './api-caller';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AppConfig } from '../../config/app.config';
 import { AccountRepository } from './account.repository';

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TurnBatcher } from '../../common/async/turn-batcher';
-import { ApiCaller } from '../../common/auth/api-caller';
+import { ApiCaller } from './api-caller';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { FailedLookupLimiter } from '../../common/guards/failed-lookup-limiter';

@@ -1,6 +1,6 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
-import { PublicApiController, PublicEndpoint } from '../../common/decorators/public-endpoint.decorator';
+import { PublicApiController, PublicEndpoint } from '../access/public-endpoint.decorator';
 import { AnswersJsonText } from '../../common/http/json-text';
 import { PerpHoldersDto, SpotHoldersDto } from './dto/holders.dto';
 import { PerpHoldersQueryDto, SpotHoldersQueryDto } from './dto/holders.query.dto';

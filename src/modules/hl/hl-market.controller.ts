@@ -1,7 +1,7 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
 import { AnswersJsonText } from '../../common/http/json-text';
-import { PublicApiController, PublicEndpoint } from '../../common/decorators/public-endpoint.decorator';
+import { PublicApiController, PublicEndpoint } from '../access/public-endpoint.decorator';
 import { LiquidationMapDto } from './dto/liquidation-map.dto';
 import { LiquidationMapQueryDto } from './dto/liquidation-map.query.dto';
 import { MidsDto } from './dto/mids.dto';

@@ -1,6 +1,6 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
-import { PublicApiController, PublicEndpoint } from '../../common/decorators/public-endpoint.decorator';
+import { PublicApiController, PublicEndpoint } from '../access/public-endpoint.decorator';
 import { LeaderboardDto } from './dto/leaderboard.dto';
 import { LeaderboardQueryDto } from './dto/leaderboard.query.dto';
 import { Hip3SmartTradersDto, Hip4SmartTradersDto } from './dto/smart-trader.dto';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { BillingKeys } from '../../common/billing/billing-keys';
-import { UsageMeterService } from '../../common/billing/usage-meter.service';
+import { BillingKeys } from '../billing/billing-keys';
+import { UsageMeterService } from '../billing/usage-meter.service';
 import { KvArg, KvScript } from '../../infra/kv/kv-store';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { FINALIZE_SCRIPT } from './usage-sync.scripts';

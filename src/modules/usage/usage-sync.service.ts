@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
-import { BillingKeys, USAGE_KEY_TTL_MS } from '../../common/billing/billing-keys';
-import { UsageMeterService } from '../../common/billing/usage-meter.service';
+import { BillingKeys, USAGE_KEY_TTL_MS } from '../billing/billing-keys';
+import { UsageMeterService } from '../billing/usage-meter.service';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { ThrottledErrorLog } from './throttled-error-log';

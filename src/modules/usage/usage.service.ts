@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BillingKeys } from '../../common/billing/billing-keys';
-import { periodIndexAt } from '../../common/billing/credit-period';
-import { microToCredits } from '../../common/billing/credit-units';
-import { UsageMeterService } from '../../common/billing/usage-meter.service';
-import { ApiCaller } from '../../common/auth/api-caller';
+import { BillingKeys } from '../billing/billing-keys';
+import { periodIndexAt } from '../billing/credit-period';
+import { microToCredits } from '../billing/credit-units';
+import { UsageMeterService } from '../billing/usage-meter.service';
+import { ApiCaller } from '../account/api-caller';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { UsageItemDto } from './dto/usage-item.dto';
 import { addCounts, parseUsageHash } from './usage-meter';

@@ -1,5 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { LEDGER_REFERENCE_NAMESPACE } from '../../../common/billing/ledger-entry';
+
+// The ledger's namespace, written out: a migration is fixed once run, and infra imports no module
+// (LEDGER_REFERENCE_NAMESPACE in the billing module's ledger-entry.ts; its integration test checks they agree).
+const LEDGER_REFERENCE_NAMESPACE = '4f3b4397-13b3-4189-8c7f-e91df7f1ce52';
 
 /**
  * The ledger's reference becomes a uuid column: 16 bytes in the unique index instead of a ~37-byte

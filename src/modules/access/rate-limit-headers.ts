@@ -1,8 +1,8 @@
 import { HttpServer } from '@nestjs/common';
 import { WindowStanding } from '../billing/admission.service';
-import { AppError } from '../errors/app-error';
-import { ErrorCode } from '../errors/error-code';
-import { HEADER } from '../http/response-headers';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { HEADER } from '../../common/http/response-headers';
 
 /**
  * The per-key window's response headers: the contract's X-RateLimit-* and the IETF draft's fields

@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
-import { BoundedMap } from '../memo/bounded-map';
-import { isMetered, TIERS } from '../../modules/account/tiers';
-import { ApiCaller } from '../auth/api-caller';
-import { Admission } from '../http/request-state';
-import { TurnBatcher, TurnBatcherLimits } from '../async/turn-batcher';
+import { BoundedMap } from '../../common/memo/bounded-map';
+import { isMetered, TIERS } from '../account/tiers';
+import { ApiCaller } from '../account/api-caller';
+import { TurnBatcher, TurnBatcherLimits } from '../../common/async/turn-batcher';
 import { AdmitReply, AdmitStatus, REFUND_SCRIPT } from './admission.scripts';
 import { AdmitCall, admitBatch } from './admit-batch';
 import { BillingKeys, WINDOW_MS } from './billing-keys';
@@ -12,6 +11,21 @@ import { EndpointName } from './credit-costs';
 import { CreditPeriod, periodAt } from './credit-period';
 import { creditsToMicro, MICRO_PER_CREDIT } from './credit-units';
 import { UsageMeterService } from './usage-meter.service';
+
+/** A call admitted and charged: what its success commits and its failure refunds. */
+export interface Admission {
+  endpoint: EndpointName;
+  costMicro: number;
+  accountId: string;
+  /** Usage period of the call (the meter it counted in). */
+  period: number;
+  /** Credit epoch and period the charge was taken in; a refund returns credits only to that same balance. */
+  chargedEpoch: number;
+  chargedPeriod: number;
+  /** Live balance after the hold, micro-credits; null for unmetered (Free) callers. */
+  balanceMicro: string | null;
+  settled: boolean;
+}
 
 /**
  * How admissions share script runs (TurnBatcher). A batch closes at the end of its event-loop turn, or

@@ -2,10 +2,10 @@ import { applyDecorators, Controller, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CREDIT_COSTS, creditCostOf, EndpointName } from '../billing/credit-costs';
-import { ErrorEnvelopeDto } from '../dto/envelope.dto';
-import { errorResponseHeaders, NO_KEY_NO_RATE_LIMIT_HEADERS } from './api-envelope.decorator';
-import { ErrorCode } from '../errors/error-code';
-import { Enveloped } from './enveloped.decorator';
+import { ErrorEnvelopeDto } from '../../common/dto/envelope.dto';
+import { errorResponseHeaders, NO_KEY_NO_RATE_LIMIT_HEADERS } from '../../common/decorators/api-envelope.decorator';
+import { ErrorCode } from '../../common/errors/error-code';
+import { Enveloped } from '../../common/decorators/enveloped.decorator';
 
 export const PUBLIC_API_PREFIX = 'api/public/v1';
 export const API_KEY_SECURITY = 'api-key';

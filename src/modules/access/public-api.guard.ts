@@ -1,15 +1,16 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
-import { ApiCallerCache } from '../../modules/account/api-caller.cache';
+import { ApiCallerCache } from '../account/api-caller.cache';
 import { AdmitStatus } from '../billing/admission.scripts';
 import { AdmissionResult, AdmissionService } from '../billing/admission.service';
 import { microToCredits } from '../billing/credit-units';
-import { PublicRoute, publicRouteOf } from '../decorators/public-endpoint.decorator';
-import { AppError } from '../errors/app-error';
-import { ErrorCode } from '../errors/error-code';
-import { clientAddress } from '../http/client-address';
-import { rawRequest, requestState } from '../http/request-state';
-import { HEADER } from '../http/response-headers';
+import { PublicRoute, publicRouteOf } from './public-endpoint.decorator';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { clientAddress } from '../../common/http/client-address';
+import { rawRequest } from '../../common/http/request-state';
+import { callState } from './call-state';
+import { HEADER } from '../../common/http/response-headers';
 import { RateLimitHeaders, rateLimitedError } from './rate-limit-headers';
 
 type HeaderBag = { method?: string; headers: Record<string, string | string[] | undefined> };
@@ -42,7 +43,7 @@ export class PublicApiGuard implements CanActivate {
     if (!route) return true;
     // The adapter's request and response: switchToHttp() would make three closures on every call.
     const [req, res] = context.getArgs<[HeaderBag, unknown]>();
-    const state = requestState(req);
+    const state = callState(req);
 
     const header = req.headers['x-api-key'];
     const key = typeof header === 'string' ? header.trim() : undefined;

@@ -1,4 +1,4 @@
-import { Decimal, toDecimalString } from '../decimal/decimal';
+import { Decimal, toDecimalString } from '../../common/decimal/decimal';
 
 /** Credits travel through the KV store as integer micro-credits: exact integer arithmetic in Redis and Lua. */
 export const MICRO_PER_CREDIT = 1_000_000;

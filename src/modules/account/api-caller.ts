@@ -1,4 +1,4 @@
-import { Tier } from '../../modules/account/tiers';
+import { Tier } from './tiers';
 
 /** Who is calling, as resolved from the x-api-key header (cached; see ApiCallerCache). */
 export interface ApiCaller {
