@@ -102,7 +102,7 @@ export class EnvironmentVariables {
 
   // Off by default: ioredis runs one auto-pipeline at a time, so a batch of admissions waits for the one
   // before it to come back, and the commands it holds live long enough to be promoted by the GC
-  // (docs/benchmarks.md, third session). Off, the admissions of one event-loop turn share one script call
+  // (docs/benchmarks.md). Off, the admissions of one event-loop turn share one script call
   // instead (AdmissionService). On, it saves Redis read calls at the cost of per-call latency.
   @Transform(toBoolean) @IsOptional() @IsBoolean()
   REDIS_AUTO_PIPELINING = false;

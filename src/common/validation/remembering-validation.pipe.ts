@@ -9,7 +9,7 @@ const REMEMBERED_QUERIES_PER_DTO = 1_000;
  * Nest's ValidationPipe, remembering the query DTOs it made: the same query string (a bot polling one
  * page, a dashboard refreshing, many clients on the first page of a coin) gets the same instance back
  * instead of another pass of class-transformer and class-validator, which were the largest single cost
- * of a holders page (docs/benchmarks.md, ninth session). A DTO is a pure function of its query string,
+ * of a holders page (docs/benchmarks.md). A DTO is a pure function of its query string,
  * so the answer is the same. Remembered instances are frozen, deeply, since every such request shares
  * one. Only valid queries are remembered: an invalid one is checked, and answered 400, every time.
  * Query DTOs also get the checks class-validator cannot make on its own (query-shape.ts): unknown names

@@ -17,7 +17,7 @@ export interface CallerContext {
  *
  * Declared to Nest as the request parameter rather than made with createParamDecorator: Nest passes a
  * custom parameter through every global pipe, so the ValidationPipe and its chain of promises ran on each
- * billed call for a value it never validates (docs/benchmarks.md, ninth session).
+ * billed call for a value it never validates (docs/benchmarks.md).
  */
 export function CurrentCaller(): ParameterDecorator {
   return (target, method, index) => {

@@ -25,7 +25,7 @@ type HeaderBag = { method?: string; headers: Record<string, string | string[] | 
  * it still counts in the key's window, being a request of that key.
  *
  * One guard for the three, not one per step: Nest awaits each guard's answer in turn, and a second guard
- * cost every call another pass of that loop (docs/benchmarks.md, ninth session).
+ * cost every call another pass of that loop (docs/benchmarks.md).
  */
 @Injectable()
 export class PublicApiGuard implements CanActivate {

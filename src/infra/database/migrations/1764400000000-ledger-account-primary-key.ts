@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * The ledger's primary key becomes (account_id, id), which is also the order an account's history is read
  * in: it replaces both the key on id alone and the (account_id, id) index, so each row written updates
  * two indexes instead of three. Nothing looks a row up by its id alone. PostgreSQL CPU per ledger row:
- * ~0.7 µs less (docs/benchmarks.md, eighth session).
+ * ~0.7 µs less (docs/benchmarks.md).
  */
 export class LedgerAccountPrimaryKey1764400000000 implements MigrationInterface {
   name = 'LedgerAccountPrimaryKey1764400000000';
