@@ -1,8 +1,7 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from './modules/access/public-endpoint.decorator';
-import { RememberingValidationPipe } from './common/validation/remembering-validation.pipe';
-import { validationExceptionFactory } from './common/validation/validation-exception.factory';
+import { createAppValidationPipe } from './common/validation/remembering-validation.pipe';
 
 /** The signals that stop the service; anything else (SIGHUP included) never does. */
 export const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -13,15 +12,7 @@ export function configureApp(app: INestApplication): INestApplication {
   // emits no 'exit', and that is where the embedded database's lock file is removed (embedded-lock.ts).
   // Only these two: an empty list would make every signal, SIGHUP included, a quiet stop.
   app.enableShutdownHooks([...STOP_SIGNALS], { useProcessExit: true });
-  app.useGlobalPipes(
-    new RememberingValidationPipe({
-      transform: true,
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      stopAtFirstError: true,
-      exceptionFactory: validationExceptionFactory,
-    }),
-  );
+  app.useGlobalPipes(createAppValidationPipe());
   setupSwagger(app);
   return app;
 }

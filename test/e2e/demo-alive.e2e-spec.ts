@@ -3,44 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_LOCK_FILE } from '../../src/infra/database/embedded-lock';
-import { freePort, embeddedEnv } from '../support/child-process';
+import { freePort, embeddedEnv, spawnDemo, stopChild } from '../support/child-process';
 
 const ROOT = join(__dirname, '..', '..');
 /** What a newcomer is promised: full /hl lists this long after `npm run demo` starts. */
 const ALIVE_WITHIN_MS = 90_000;
 const POLL_MS = 2_000;
-
-function startDemo(dataDir: string, port: number): Promise<{ child: ChildProcess; key: string; base: string }> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'scripts/demo.ts'], {
-    cwd: ROOT,
-    env: embeddedEnv(dataDir, { PORT: String(port) }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`demo did not print a key in time:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const key = /DEMO_API_KEY=(mdk_[A-Za-z0-9]{32})/.exec(output);
-      const base = /Service running at (\S+)/.exec(output);
-      if (key && base) {
-        clearTimeout(timer);
-        resolve({ child, key: key[1], base: base[1] });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`demo exited with ${code}:\n${output}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 function runCli(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -70,11 +38,11 @@ describe('npm run demo, started fresh', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'demo-alive-'));
     startedAt = Date.now();
-    demo = await startDemo(dataDir, await freePort());
+    demo = await spawnDemo(dataDir, await freePort());
   }, 70_000);
 
   afterAll(async () => {
-    if (demo) await stop(demo.child);
+    if (demo) await stopChild(demo.child);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

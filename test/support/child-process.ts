@@ -1,4 +1,6 @@
+import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { TEST_ADAPTER } from './test-env';
 
 /** A port nothing listens on right now, for a server a test spawns. */
@@ -20,4 +22,50 @@ export function embeddedEnv(dataDir: string, extra: Record<string, string> = {})
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, HTTP_ADAPTER: TEST_ADAPTER, LOG_LEVEL: 'warn', DEBUG: '' };
   for (const name of NOT_EMBEDDED) delete env[name];
   return { ...env, ...extra };
+}
+
+const ROOT = join(__dirname, '..', '..');
+
+export interface RunningDemo {
+  child: ChildProcess;
+  key: string;
+  /** The address the demo printed. */
+  base: string;
+}
+
+/**
+ * What `npm run demo` runs, started directly so the test owns the server process: resolves once it printed
+ * its key and address, on the embedded default under `dataDir`.
+ */
+export function spawnDemo(dataDir: string, port: number): Promise<RunningDemo> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'scripts/demo.ts'], {
+    cwd: ROOT,
+    env: embeddedEnv(dataDir, { PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`demo did not print a key in time:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const key = /DEMO_API_KEY=(mdk_[A-Za-z0-9]{32})/.exec(output);
+      const base = /Service running at (\S+)/.exec(output);
+      if (key && base) {
+        clearTimeout(timer);
+        resolve({ child, key: key[1], base: base[1] });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`demo exited with ${code}:\n${output}`)));
+  });
+}
+
+/** SIGTERM, as an orchestrator stops a server; resolves with the exit code (null when a signal ended it). */
+export function stopChild(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
 }

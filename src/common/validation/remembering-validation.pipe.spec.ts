@@ -2,8 +2,7 @@ import { BadRequestException } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { AppError } from '../errors/app-error';
-import { RememberingValidationPipe } from './remembering-validation.pipe';
-import { validationExceptionFactory } from './validation-exception.factory';
+import { createAppValidationPipe, RememberingValidationPipe } from './remembering-validation.pipe';
 
 class PageQuery {
   @IsString()
@@ -64,14 +63,7 @@ describe(RememberingValidationPipe.name, () => {
   });
 
   describe('query shape', () => {
-    const newAppPipe = () =>
-      new RememberingValidationPipe({
-        transform: true,
-        whitelist: true,
-        forbidNonWhitelisted: true,
-        stopAtFirstError: true,
-        exceptionFactory: validationExceptionFactory,
-      });
+    const newAppPipe = createAppValidationPipe;
     /** A query object as the adapters make it: no prototype, so any name can be an own key. */
     const rawQuery = (entries: Record<string, unknown>) => Object.assign(Object.create(null) as object, entries);
     const messageOf = async (query: object, sut = newAppPipe()) => {

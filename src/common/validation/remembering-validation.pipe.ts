@@ -1,6 +1,7 @@
 import { ArgumentMetadata, Type, ValidationPipe } from '@nestjs/common';
 import { BoundedMap } from '../memo/bounded-map';
 import { queryShapeErrors, queryShapeOf } from './query-shape';
+import { validationExceptionFactory } from './validation-exception.factory';
 
 /** Distinct valid query strings remembered per query DTO class. */
 const REMEMBERED_QUERIES_PER_DTO = 1_000;
@@ -46,4 +47,15 @@ function deepFreeze<T extends object>(value: T): T {
     if (typeof field === 'object' && field !== null && !Object.isFrozen(field)) deepFreeze(field as object);
   }
   return Object.freeze(value);
+}
+
+/** The pipe every route's parameters go through (configureApp), with the options the app runs on. */
+export function createAppValidationPipe(): RememberingValidationPipe {
+  return new RememberingValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    stopAtFirstError: true,
+    exceptionFactory: validationExceptionFactory,
+  });
 }
