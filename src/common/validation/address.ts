@@ -1,0 +1,2 @@
+/** A wallet address as the contract and the upstreams spell it: 0x and 40 hex digits, any case. */
+export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
