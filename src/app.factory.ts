@@ -4,7 +4,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from 'node:http';
-import { AppModule } from './app.module';
+import { AppModule, ModuleImport } from './app.module';
 import { configureApp } from './app.setup';
 import { BODY_TOO_LARGE } from './common/http/body-error-message';
 import { MAX_BODY_BYTES } from './common/http/body-limit';
@@ -25,9 +25,15 @@ const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbo
  * The one place that knows which HTTP adapter runs: everything else goes through Nest's abstractions
  * and the node request/response underneath, so HTTP_ADAPTER=fastify is a configuration switch.
  */
-export async function createApp(config: AppConfig, options: { logger?: boolean } = {}): Promise<INestApplication> {
+export interface CreateAppOptions {
+  logger?: boolean;
+  /** Modules mounted beside the app's own (tests add test-only routes and providers this way). */
+  imports?: ModuleImport[];
+}
+
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<INestApplication> {
   const logger = options.logger === false ? false : LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1);
-  const module = AppModule.register(config);
+  const module = AppModule.register(config, options.imports);
   // No Nest middleware exists (the request id is the hook below), so Fastify's @fastify/middie would only
   // cost every request a pass through its runner.
   const adapter: AbstractHttpAdapter = config.http.adapter === 'fastify' ? fastifyAdapter(config) : expressAdapter(config);

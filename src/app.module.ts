@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ENTITIES } from './app-entities';
@@ -17,6 +17,8 @@ import { JobsModule } from './jobs/jobs.module';
 import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
 import { OpsModule } from './modules/ops/ops.module';
 
+export type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
+
 /**
  * The modular monolith. Global providers are listed in pipeline order: key auth, then admission
  * (rate limit + credit hold); the envelope and success settlement wrap each handler (@Enveloped, part of
@@ -25,7 +27,7 @@ import { OpsModule } from './modules/ops/ops.module';
  */
 @Module({})
 export class AppModule {
-  static register(config: AppConfig): DynamicModule {
+  static register(config: AppConfig, extraImports: ModuleImport[] = []): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -41,6 +43,7 @@ export class AppModule {
         JobsModule,
         HlJobsModule,
         OpsModule,
+        ...extraImports,
       ],
       providers: [
         { provide: APP_GUARD, useClass: PublicApiGuard },

@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory';
+import { ModuleImport } from '../../src/app.module';
 import { AppConfig } from '../../src/config/app.config';
 import { KV_STORE, KvStore } from '../../src/infra/kv/kv-store';
 import { testConfig } from './test-env';
@@ -17,8 +18,8 @@ export interface TestApp {
 }
 
 /** The real application (configureApp included) on the configured adapter, real PostgreSQL and Redis. */
-export async function createTestApp(config: AppConfig = testConfig()): Promise<TestApp> {
-  const app = await createApp(config, { logger: false });
+export async function createTestApp(config: AppConfig = testConfig(), imports: ModuleImport[] = []): Promise<TestApp> {
+  const app = await createApp(config, { logger: false, imports });
   await app.init();
   if (config.http.adapter === 'fastify') await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
   return {
