@@ -24,15 +24,6 @@ describe(toDecimalString.name, () => {
     for (const sample of samples) expect(toDecimalString(sample)).toBe(new Decimal(sample).toFixed());
   });
 
-  it('trims a negative fraction as text, without BigNumber', () => {
-    const spy = jest.spyOn(Decimal.prototype, 'toFixed');
-
-    expect(toDecimalString('-0.123400')).toBe('-0.1234');
-
-    expect(spy).not.toHaveBeenCalled();
-    spy.mockRestore();
-  });
-
   it('never emits exponent notation for numbers and exponent strings', () => {
     expect(toDecimalString(1e21)).toBe('1000000000000000000000');
     expect(toDecimalString('1e-7')).toBe('0.0000001');

@@ -34,9 +34,3 @@ export const decimalTransformer: ValueTransformer = {
   to: (value: string | null | undefined) => value,
   from: (value: string | null) => (value === null ? null : toDecimalString(value)),
 };
-
-/** bigint columns: pg returns strings; the values here stay well inside 2^53. */
-export const bigintToNumberTransformer: ValueTransformer = {
-  to: (value: number | null | undefined) => value,
-  from: (value: string | null) => (value === null ? null : Number(value)),
-};

@@ -8,8 +8,7 @@ function market(fields: Partial<MarketRow> & Pick<MarketRow, 'market' | 'coin'>)
 }
 
 describe(CoinIndex.name, () => {
-  const sut = new CoinIndex('a perp symbol');
-  for (const coin of ['BTC', 'xyz:TSLA', 'kPEPE', 'KPEPE']) sut.add(coin);
+  const sut = new CoinIndex(['BTC', 'xyz:TSLA', 'kPEPE', 'KPEPE'], 'a perp symbol');
 
   it('answers the canonical spelling, exactly or ignoring case', () => {
     expect(sut.resolve('BTC')).toBe('BTC');

@@ -1,50 +1,47 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { CachedValue } from '../../common/cache/cached-value';
+import { SnapshotScopedCache } from '../../common/cache/snapshot-scoped-cache';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { SymbolIndex } from '../../common/lookup/symbol-index';
 import { CurrentSnapshot, SnapshotStore } from './snapshot/snapshot-store';
 import { SnapshotKind } from './snapshot/snapshot-tables';
-import { CachedValue, SnapshotScopedCache } from './hl-cache';
 import { HlMarketsRepository, MarketRow, SnapshotCoinRow } from './hl-markets.repository';
 
 /** How long a replica trusts its copy of hl_markets and the current snapshot ids. */
 export const CATALOG_TTL_MS = 1_000;
 /** Contract 7.2: during a database hiccup the last catalog keeps serving for up to about an hour. */
 const CATALOG_MAX_STALE_MS = 60 * 60 * 1_000;
-const AMBIGUOUS = Symbol('ambiguous');
 /** An unknown outcomeId's 400 names at most this many listed outcomes, so the message stays one readable line. */
 export const MAX_OUTCOMES_NAMED = 20;
 
 /**
- * One market's valid coins. Lookup is exact first, then case-insensitive, and always answers the canonical
- * spelling of hl_markets ('btc' → 'BTC', 'XYZ:tsla' → 'xyz:TSLA'); a spelling that folds onto two listed
- * coins must be given exactly.
+ * One market's valid coins, looked up as SymbolIndex does (answering the canonical spelling of hl_markets),
+ * with the refusals worded for the `coin` parameter.
  */
 export class CoinIndex {
-  private readonly exact = new Set<string>();
-  private readonly folded = new Map<string, string | typeof AMBIGUOUS>();
+  private readonly coins: SymbolIndex;
 
-  constructor(private readonly expected: string) {}
-
-  add(coin: string): void {
-    this.exact.add(coin);
-    const key = coin.toLowerCase();
-    const seen = this.folded.get(key);
-    this.folded.set(key, seen === undefined || seen === coin ? coin : AMBIGUOUS);
+  constructor(
+    coins: Iterable<string>,
+    /** What a valid coin of this market looks like, for the unknown-coin message. */
+    private readonly expected: string,
+  ) {
+    this.coins = new SymbolIndex(coins);
   }
 
   has(coin: string): boolean {
-    return this.exact.has(coin);
+    return this.coins.has(coin);
   }
 
   /** The canonical coin, or 400 VALIDATION_ERROR naming `coin`. */
   resolve(input: string): string {
-    if (this.exact.has(input)) return input;
-    const match = this.folded.get(input.toLowerCase());
-    if (match === AMBIGUOUS) {
+    const coin = this.coins.resolve(input);
+    if (coin !== undefined) return coin;
+    if (this.coins.isAmbiguous(input)) {
       throw AppError.validation('coin', `${JSON.stringify(input)} matches several coins when case is ignored; use the exact spelling`);
     }
-    if (match === undefined) throw AppError.validation('coin', `unknown coin ${JSON.stringify(input)} (expected ${this.expected})`);
-    return match;
+    throw AppError.validation('coin', `unknown coin ${JSON.stringify(input)} (expected ${this.expected})`);
   }
 }
 
@@ -100,18 +97,18 @@ export class HlCatalog {
   }
 
   static build(markets: MarketRow[], snapshots: Record<SnapshotKind, CurrentSnapshot | null>): HlCatalog {
-    const perp = new CoinIndex('a perp symbol or a HIP-3 dex:SYMBOL coin');
-    const spot = new CoinIndex('a spot token symbol');
-    const hip3 = new CoinIndex('a HIP-3 dex:SYMBOL coin');
+    const perp: string[] = [];
+    const spot: string[] = [];
+    const hip3: string[] = [];
     const marks = new Map<string, string | null>();
     const sides = new Map<number, { name: string | null; yes?: MarketRow; no?: MarketRow }>();
     for (const row of markets) {
       marks.set(`${row.market}:${row.coin}`, row.markPx);
       if (row.market === 'perp') {
-        perp.add(row.coin);
-        if (row.dex !== '') hip3.add(row.coin);
+        perp.push(row.coin);
+        if (row.dex !== '') hip3.push(row.coin);
       } else if (row.market === 'spot') {
-        spot.add(row.coin);
+        spot.push(row.coin);
       } else if (row.market === 'hip4' && row.outcomeId !== null) {
         const outcome = sides.get(row.outcomeId) ?? { name: null };
         if (row.outcomeSide === 1) outcome.no = row;
@@ -124,7 +121,14 @@ export class HlCatalog {
     for (const [outcomeId, { name, yes }] of sides) {
       outcomes.set(outcomeId, { outcomeId, name: name ?? '', markPx: yes?.midPx ?? yes?.markPx ?? null, yesCoin: yes?.coin ?? null });
     }
-    return new HlCatalog(perp, spot, hip3, outcomes, marks, snapshots);
+    return new HlCatalog(
+      new CoinIndex(perp, 'a perp symbol or a HIP-3 dex:SYMBOL coin'),
+      new CoinIndex(spot, 'a spot token symbol'),
+      new CoinIndex(hip3, 'a HIP-3 dex:SYMBOL coin'),
+      outcomes,
+      marks,
+      snapshots,
+    );
   }
 }
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { RankWindow } from '../../common/pagination/rank-pager';
 import { PERP_HOLDER_RANKS } from './hl-params';
 import { partitionName } from './snapshot/snapshot-tables';
-import { RankWindow } from './rank-pager';
 
 export interface PerpHolderRow {
   address: string;

@@ -1,11 +1,11 @@
 import { ConfigService } from '@nestjs/config';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { RankPager } from '../../common/pagination/rank-pager';
 import { AppConfig } from '../../config/app.config';
 import { PerpHoldersQueryDto } from './dto/holders.query.dto';
 import { HlCatalog, HlCatalogService } from './hl-catalog.service';
 import { HlHoldersRepository, PerpHolderRow } from './hl-holders.repository';
 import { HlHoldersService } from './hl-holders.service';
-import { RankPager } from './rank-pager';
 
 const ROW: PerpHolderRow = {
   address: '0x' + 'a'.repeat(40),

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { SnapshotScopedCache } from '../../common/cache/snapshot-scoped-cache';
 import { toDecimalString } from '../../common/decimal/decimal';
 import { AppError } from '../../common/errors/app-error';
 import { JsonText } from '../../common/http/json-text';
 import { CursorBinding } from '../../common/pagination/cursor-codec';
 import { CursorPage } from '../../common/pagination/page.dto';
+import { RankPager, rankWindow } from '../../common/pagination/rank-pager';
 import { PerpHolderDto, SpotHolderDto } from './dto/holders.dto';
 import { PerpHoldersQueryDto, SpotHoldersQueryDto } from './dto/holders.query.dto';
 import { AppConfig } from '../../config/app.config';
 import { HlCatalogService } from './hl-catalog.service';
-import { SnapshotScopedCache } from './hl-cache';
 import { HlHoldersRepository, PerpHolderRow, SpotHolderRow } from './hl-holders.repository';
 import { PERP_HOLDER_RANKS } from './hl-params';
-import { RankPager, rankWindow } from './rank-pager';
 
 /** The largest page kept in the page cache (the default limit is 100; the cap is 500). */
 const CACHED_PAGE_MAX_ROWS = 100;

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { RankWindow } from '../../common/pagination/rank-pager';
 import { LEADERBOARD_RANKS, LeaderboardSort } from './hl-params';
-import { RankWindow } from './rank-pager';
 
 export interface LeaderboardRow {
   address: string;

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { toDecimalString } from '../../common/decimal/decimal';
 import { CursorBinding } from '../../common/pagination/cursor-codec';
+import { RankPager, rankWindow } from '../../common/pagination/rank-pager';
 import { LeaderboardDto, LeaderboardEntryDto } from './dto/leaderboard.dto';
 import { LeaderboardQueryDto } from './dto/leaderboard.query.dto';
 import { HlCatalogService } from './hl-catalog.service';
 import { HlLeaderboardRepository, LeaderboardRow } from './hl-leaderboard.repository';
 import { LEADERBOARD_WINDOWS } from './hl-params';
-import { RankPager, rankWindow } from './rank-pager';
 
 /** The leaderboard snapshot ranked by any of its 13 sort values, paged by rank (contract 4.1). */
 @Injectable()

@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { CachedValue } from '../../common/cache/cached-value';
+import { SnapshotScopedCache } from '../../common/cache/snapshot-scoped-cache';
 import { Decimal, toDecimalString } from '../../common/decimal/decimal';
 import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
 import { LiquidationMapDto } from './dto/liquidation-map.dto';
@@ -7,7 +9,6 @@ import { JsonText } from '../../common/http/json-text';
 import { MidsDto } from './dto/mids.dto';
 import { TrendingDto, TrendingItemDto, TrendingListDto } from './dto/trending.dto';
 import { TrendingQueryDto } from './dto/trending.query.dto';
-import { CachedValue, SnapshotScopedCache } from './hl-cache';
 import { HlCatalogService } from './hl-catalog.service';
 import { HlHoldersRepository } from './hl-holders.repository';
 import { HlMarketsRepository } from './hl-markets.repository';

@@ -3,9 +3,6 @@
  * ever taken from these maps, never from input, so they can be placed in statements safely.
  */
 
-export const SORT_ORDERS = ['desc', 'asc'] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
-
 export const HOLDERS_LIMIT = { defaultLimit: 100, maxLimit: 500 } as const;
 export const LEADERBOARD_LIMIT = { defaultLimit: 100, maxLimit: 500 } as const;
 export const TRENDING_LIMIT = { defaultLimit: 50, maxLimit: 200 } as const;
@@ -62,6 +59,3 @@ export const TRENDING_PERIODS = ['15m', '1h', '4h', '24h'] as const;
 export type TrendingPeriod = (typeof TRENDING_PERIODS)[number];
 export const TRENDING_MARKETS = ['all', 'spot', 'perp'] as const;
 export type TrendingMarket = (typeof TRENDING_MARKETS)[number];
-
-/** A wallet as the contract spells it; matched case-insensitively (stored lowercase). */
-export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;

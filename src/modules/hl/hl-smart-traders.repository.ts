@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SMART_TRADER_COLUMNS, SmartTraderSort, SortOrder } from './hl-params';
+import { SortOrder } from '../../common/pagination/sort-order';
+import { SMART_TRADER_COLUMNS, SmartTraderSort } from './hl-params';
 
 export interface SmartTraderRow {
   address: string;

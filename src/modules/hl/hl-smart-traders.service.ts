@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { toDecimalString } from '../../common/decimal/decimal';
 import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
 import { Page, toPage } from '../../common/pagination/page.dto';
+import { SortOrder } from '../../common/pagination/sort-order';
 import { Hip3SmartTradersDto, Hip3TraderDto, Hip4SmartTradersDto, Hip4TraderDto } from './dto/smart-trader.dto';
 import { Hip3SmartTraderQueryDto, Hip4SmartTraderQueryDto } from './dto/smart-trader.query.dto';
 import { HlCatalogService } from './hl-catalog.service';
 import { SmartTraderFilter, SmartTraderRow, HlSmartTradersRepository } from './hl-smart-traders.repository';
-import { SmartTraderSort, SortOrder } from './hl-params';
+import { SmartTraderSort } from './hl-params';
 
 export const HIP4_SIDES = ['YES', 'NO'];
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { RankPager } from '../../common/pagination/rank-pager';
 import { AppConfig } from '../../config/app.config';
 import { HlCatalogService } from './hl-catalog.service';
 import { HlHoldersController } from './hl-holders.controller';
@@ -15,7 +16,6 @@ import { HlSmartTradersRepository } from './hl-smart-traders.repository';
 import { HlSmartTradersService } from './hl-smart-traders.service';
 import { HlTradersController } from './hl-traders.controller';
 import { HlTrendingRepository } from './hl-trending.repository';
-import { RankPager } from './rank-pager';
 import { HlSnapshotModule } from './snapshot/hl-snapshot.module';
 
 /** Exchange-chain analytics (/hl): read side over the published snapshots and the polled market tables. */

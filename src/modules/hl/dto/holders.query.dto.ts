@@ -1,6 +1,8 @@
 import { CursorPageQuery } from '../../../common/pagination/page-query.dto';
-import { HOLDERS_LIMIT, PERP_HOLDER_SORTS, PerpHolderSort, SortOrder } from '../hl-params';
-import { AddressParam, CoinParam, EnumParam, OrderParam } from './hl-query.fields';
+import { SortOrder } from '../../../common/pagination/sort-order';
+import { AddressParam, EnumParam, OrderParam } from '../../../common/validation/query-fields';
+import { HOLDERS_LIMIT, PERP_HOLDER_SORTS, PerpHolderSort } from '../hl-params';
+import { CoinParam } from './hl-query.fields';
 
 const WITH_ADDRESS = 'With `address`, page and limit do not apply: the response holds that wallet\'s row (if any), total is the row count and nextCursor is null; `cursor` cannot be combined with it.';
 

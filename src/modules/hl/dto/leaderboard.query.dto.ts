@@ -1,6 +1,7 @@
 import { CursorPageQuery } from '../../../common/pagination/page-query.dto';
-import { LEADERBOARD_LIMIT, LEADERBOARD_SORTS, LeaderboardSort, SortOrder } from '../hl-params';
-import { EnumParam, OrderParam } from './hl-query.fields';
+import { SortOrder } from '../../../common/pagination/sort-order';
+import { EnumParam, OrderParam } from '../../../common/validation/query-fields';
+import { LEADERBOARD_LIMIT, LEADERBOARD_SORTS, LeaderboardSort } from '../hl-params';
 
 export class LeaderboardQueryDto extends CursorPageQuery(LEADERBOARD_LIMIT) {
   @EnumParam(LEADERBOARD_SORTS, 'pnl_day', 'Value to rank by: PnL, ROI or volume over a window, or the account value.')

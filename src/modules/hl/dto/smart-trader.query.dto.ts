@@ -1,7 +1,9 @@
 import { PageQuery } from '../../../common/pagination/page-query.dto';
+import { SortOrder } from '../../../common/pagination/sort-order';
 import { IntegerParam } from '../../../common/validation/integer-param.decorator';
-import { SMART_TRADER_LIMIT, SMART_TRADER_SORTS, SmartTraderSort, SortOrder } from '../hl-params';
-import { AddressParam, CoinParam, EnumParam, OrderParam } from './hl-query.fields';
+import { AddressParam, EnumParam, OrderParam } from '../../../common/validation/query-fields';
+import { SMART_TRADER_LIMIT, SMART_TRADER_SORTS, SmartTraderSort } from '../hl-params';
+import { CoinParam } from './hl-query.fields';
 
 const SORT_DESCRIPTION =
   'Column to rank traders by (ties broken by address in the same direction): pnl, pnlPct (default), tradeCount, totalBuyUsd, ' +

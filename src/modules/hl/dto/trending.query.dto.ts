@@ -1,6 +1,6 @@
 import { PageQuery } from '../../../common/pagination/page-query.dto';
 import { TRENDING_LIMIT, TRENDING_MARKETS, TRENDING_PERIODS, TrendingMarket, TrendingPeriod } from '../hl-params';
-import { EnumParam } from './hl-query.fields';
+import { EnumParam } from '../../../common/validation/query-fields';
 
 export class TrendingQueryDto extends PageQuery(TRENDING_LIMIT) {
   @EnumParam(TRENDING_PERIODS, '1h', 'Window the activity is measured over.')

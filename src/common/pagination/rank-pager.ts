@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { CursorBinding, CursorCodec } from '../../common/pagination/cursor-codec';
-import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
-import { CursorPageQueryDto } from '../../common/pagination/page-query.dto';
-import { CursorPage } from '../../common/pagination/page.dto';
-import { SortOrder } from './hl-params';
+import { CursorBinding, CursorCodec } from './cursor-codec';
+import { assertWithinOffsetCap, offsetOf } from './offset-cap';
+import { CursorPageQueryDto } from './page-query.dto';
+import { CursorPage } from './page.dto';
+import { SortOrder } from './sort-order';
 
 /**
  * The rows of one request as a rank range of a table ranked 1..total (1 = first in DESC order): rows with
  * `rank > bound` ascending for desc, `rank <= bound` descending for asc. Either form walks the
- * (coin, rank) index from a known point, so no request ever uses OFFSET, however deep.
+ * (list, rank) index from a known point (e.g. (coin, rank)), so no request ever uses OFFSET, however deep.
  */
 export interface RankWindow {
   op: '>' | '<=';
@@ -25,7 +25,7 @@ export function rankWindow({ start, limit, order, total }: { start: number; limi
 }
 
 /**
- * Page/cursor arithmetic shared by the holders endpoints and the leaderboard (contract 4.1, cursor rules).
+ * Page/cursor arithmetic of endpoints that list a ranked table (contract 4.1, cursor rules).
  * A cursor's position is its rank: how many rows the client has already received. Because ranks are
  * recomputed by every snapshot, a cursor minted before a refresh resumes at the same rank in the new one.
  */

@@ -1,5 +1,5 @@
-import { CursorCodec } from '../../common/pagination/cursor-codec';
-import { PageQueryDto } from '../../common/pagination/page-query.dto';
+import { CursorCodec } from './cursor-codec';
+import { PageQueryDto } from './page-query.dto';
 import { RankPager, rankWindow } from './rank-pager';
 
 const binding = { endpoint: 'hl.perp.holders', coin: 'BTC', sortBy: 'value', order: 'desc', limit: 100 };
