@@ -50,10 +50,9 @@ export async function startDemo(env: NodeJS.ProcessEnv = process.env): Promise<R
   let simulator: RunningSimulator | undefined;
   if (!env.HYPERLIQUID_INFO_URL) {
     simulator = await startSimulator({ wallets: Number(env.DEMO_SIM_WALLETS ?? 500), weightPerMinute: DEMO_WEIGHT_PER_MINUTE });
-    env.HYPERLIQUID_INFO_URL = simulator.infoUrl;
-    env.HYPERLIQUID_STATS_URL = simulator.statsUrl;
-    // Always the simulator's own limit: a copied .env's mainnet figure would only slow the demo down.
-    env.HYPERLIQUID_WEIGHT_PER_MINUTE = String(DEMO_WEIGHT_PER_MINUTE);
+    // What `npm run simulator -- --print-env` prints for this simulator, applied over the environment: its weight
+    // limit included, since a copied .env's mainnet figure would only slow the demo down.
+    Object.assign(env, simulator.env);
     for (const [name, value] of Object.entries(DEMO_DEFAULTS)) env[name] ??= value;
   }
   const config = loadAppConfig(env);

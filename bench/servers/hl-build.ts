@@ -24,9 +24,8 @@ async function main(): Promise<void> {
     ...process.env,
     LOG_LEVEL: 'warn',
     REDIS_KEY_PREFIX: `benchhl:${randomBytes(4).toString('hex')}:`,
-    HYPERLIQUID_INFO_URL: sim.infoUrl,
-    HYPERLIQUID_STATS_URL: sim.statsUrl,
-    HYPERLIQUID_WEIGHT_PER_MINUTE: '0',
+    // The simulator's settings: its URLs, and its weight limit (off) as the budget.
+    ...sim.env,
     HL_JOBS_ENABLED: 'false',
     HL_POLL_BATCH: '1000000',
     HL_POLL_CONCURRENCY: '64',

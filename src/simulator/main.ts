@@ -1,16 +1,46 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_WALLETS, DEFAULT_WEIGHT_PER_MINUTE, startSimulator } from './simulator.server';
-import { DEFAULT_PRICE_STEP_MS, DEFAULT_SEED } from './market';
+import { registeredProtocols, simulatorEnv } from './protocol-registry';
+import { MAINNET_WEIGHT_PER_MINUTE } from './hyperliquid/hyperliquid-handler';
+import { startSimulator } from './simulator.server';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_WALLETS, SimulatorOptions, simulatorUrl } from './simulator-options';
+import { DEFAULT_PRICE_STEP_MS, DEFAULT_SEED } from './world/sim-world';
 
-const USAGE = `usage: npm run simulator -- [--port 7070] [--host 127.0.0.1] [--wallets ${DEFAULT_WALLETS}] [--seed ${DEFAULT_SEED}]
-                             [--weight-per-minute ${DEFAULT_WEIGHT_PER_MINUTE} (0 = off)] [--price-step-ms ${DEFAULT_PRICE_STEP_MS}]`;
+const USAGE = `usage: npm run simulator -- [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--wallets ${DEFAULT_WALLETS}] [--seed ${DEFAULT_SEED}]
+                             [--weight-per-minute ${MAINNET_WEIGHT_PER_MINUTE} (0 = off)] [--price-step-ms ${DEFAULT_PRICE_STEP_MS}]
+       npm run -s simulator -- --port <P> [same options] --print-env
+         prints the service settings (NAME=value, one a line) that point it at a simulator started with these options, and exits`;
 
-function intOption(values: Record<string, string | boolean | undefined>, name: string, fallback: number, min: number): number {
+type Values = Record<string, string | boolean | undefined>;
+
+function intOption(values: Values, name: string, fallback: number, min: number): number {
   const raw = values[name];
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value < min) throw new Error(`--${name}: expected an integer >= ${min}, got "${String(raw)}"`);
   return value;
+}
+
+function optionsOf(values: Values): SimulatorOptions & { port: number; host: string } {
+  return {
+    port: intOption(values, 'port', DEFAULT_PORT, 0),
+    host: typeof values.host === 'string' ? values.host : DEFAULT_HOST,
+    wallets: intOption(values, 'wallets', DEFAULT_WALLETS, 2),
+    seed: intOption(values, 'seed', DEFAULT_SEED, 0),
+    weightPerMinute: intOption(values, 'weight-per-minute', MAINNET_WEIGHT_PER_MINUTE, 0),
+    priceStepMs: intOption(values, 'price-step-ms', DEFAULT_PRICE_STEP_MS, 1),
+  };
+}
+
+/** Only the settings on stdout, so `export $(npm run -s simulator -- --port P --print-env)` and scripts can use it. */
+function printEnv(options: SimulatorOptions & { port: number; host: string }): void {
+  // Port 0 means "any free port", which is only known once listening: the lines could not name it.
+  if (options.port === 0) throw new Error('--print-env: needs the fixed --port the simulator will listen on');
+  const env = simulatorEnv(simulatorUrl(options.host, options.port), options);
+  process.stdout.write(
+    Object.entries(env)
+      .map(([name, value]) => `${name}=${value}\n`)
+      .join(''),
+  );
 }
 
 async function main(): Promise<void> {
@@ -22,6 +52,7 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       'weight-per-minute': { type: 'string' },
       'price-step-ms': { type: 'string' },
+      'print-env': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -29,18 +60,16 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const simulator = await startSimulator({
-    port: intOption(values, 'port', 7070, 0),
-    host: values.host ?? '127.0.0.1',
-    wallets: intOption(values, 'wallets', DEFAULT_WALLETS, 2),
-    seed: intOption(values, 'seed', DEFAULT_SEED, 0),
-    weightPerMinute: intOption(values, 'weight-per-minute', DEFAULT_WEIGHT_PER_MINUTE, 0),
-    priceStepMs: intOption(values, 'price-step-ms', DEFAULT_PRICE_STEP_MS, 1),
-  });
-  const { market } = simulator;
+  const options = optionsOf(values);
+  if (values['print-env']) return printEnv(options);
+  const simulator = await startSimulator(options);
+  const { world } = simulator;
+  const protocols = registeredProtocols()
+    .map((protocol) => protocol.summary)
+    .join('; ');
   process.stdout.write(
-    `simulator listening on ${simulator.url} (info: /info, stats: /Mainnet) wallets=${market.walletCount} ` +
-      `vaults=${market.vaultAddresses.length} positions=${market.positionCount} startup=${Math.round(market.startupMs)}ms\n`,
+    `simulator listening on ${simulator.url} (${protocols}) wallets=${world.walletCount} ` +
+      `vaults=${world.vaultAddresses.length} positions=${world.positionCount} startup=${Math.round(world.startupMs)}ms\n`,
   );
   const stop = () => {
     simulator.close().then(

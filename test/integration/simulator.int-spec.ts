@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { SimMarket } from '../../src/simulator/market';
+import { HyperliquidMarket } from '../../src/simulator/hyperliquid/hyperliquid-market';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator.server';
-import { OUTCOME_TOKEN_BASE } from '../../src/simulator/account-state';
+import { OUTCOME_TOKEN_BASE } from '../../src/simulator/hyperliquid/account-state';
+import { SimWorld } from '../../src/simulator/world/sim-world';
 import { hlFixture } from '../support/hl-fixtures';
 
 const REPO = resolve(__dirname, '../..');
@@ -100,7 +101,7 @@ describe('Hyperliquid simulator', () => {
   /** The first wallet whose positions satisfy a predicate. */
   function findWallet(predicate: (coins: string[]) => boolean): string {
     for (let i = 0; i < WALLETS; i++) {
-      if (predicate(sut.market.wallet(i).perps.map((slot) => slot.instrument.coin))) return sut.market.addresses[i];
+      if (predicate(sut.world.wallet(i).perps.map((slot) => slot.instrument.coin))) return sut.world.addresses[i];
     }
     throw new Error('no wallet matches');
   }
@@ -146,7 +147,7 @@ describe('Hyperliquid simulator', () => {
     });
 
     it('spotClearinghouseState', async () => {
-      const user = sut.market.addresses.find((address) => sut.market.walletOf(address)!.spot.length > 1)!;
+      const user = sut.world.addresses.find((address) => sut.world.walletOf(address)!.spot.length > 1)!;
       expect(keyDiff(await ok(sut, { type: 'spotClearinghouseState', user }), fixture('spotClearinghouseState.json'))).toEqual([]);
     });
 
@@ -172,7 +173,7 @@ describe('Hyperliquid simulator', () => {
 
     it('vaults list summaries with address, leader and tvl', async () => {
       const vaults: any = await (await fetch(`${sut.statsUrl}/vaults`)).json();
-      expect(vaults).toHaveLength(sut.market.vaultAddresses.length);
+      expect(vaults).toHaveLength(sut.world.vaultAddresses.length);
       expect(Object.keys(vaults[0]).sort()).toEqual(['apr', 'pnls', 'summary']);
       expect(Object.keys(vaults[0].summary).sort()).toEqual(['createTimeMillis', 'isClosed', 'leader', 'name', 'relationship', 'tvl', 'vaultAddress']);
       expect(vaults[0].summary.relationship).toEqual({ type: 'normal' });
@@ -197,13 +198,13 @@ describe('Hyperliquid simulator', () => {
 
   describe('market behaviour', () => {
     it('is deterministic: the same seed gives the same state at the same instant', async () => {
-      for (const address of sut.market.addresses.slice(0, 5)) {
+      for (const address of sut.world.addresses.slice(0, 5)) {
         const body = { type: 'clearinghouseState', user: address };
         expect((await info(sut, body)).text).toBe((await info(twin, body)).text);
       }
-      expect(sut.market.addresses).toEqual(twin.market.addresses);
-      expect(new SimMarket({ wallets: 10, seed: SEED + 1 }).addresses[0]).not.toBe(sut.market.addresses[0]);
-      for (const address of sut.market.addresses) expect(address).toMatch(/^0x[0-9a-f]{40}$/);
+      expect(sut.world.addresses).toEqual(twin.world.addresses);
+      expect(new SimWorld({ wallets: 10, seed: SEED + 1 }).addresses[0]).not.toBe(sut.world.addresses[0]);
+      for (const address of sut.world.addresses) expect(address).toMatch(/^0x[0-9a-f]{40}$/);
     });
 
     it('moves prices between polls one step apart, and marks positions to the new price', async () => {
@@ -258,7 +259,7 @@ describe('Hyperliquid simulator', () => {
     });
 
     it('fills trades to known wallets, oldest first, at most 50', async () => {
-      const known = new Set(sut.market.addresses);
+      const known = new Set(sut.world.addresses);
       for (const coin of ['BTC', 'xyz:TSLA', 'PURR/USDC', '#0']) {
         const trades = await ok(sut, { type: 'recentTrades', coin });
         expect(trades.length).toBe(50);
@@ -310,7 +311,7 @@ describe('Hyperliquid simulator', () => {
     it('has fills on HIP-3 and HIP-4 coins for the smart-trader aggregates', async () => {
       const coins = new Set<string>();
       const dirs = new Set<string>();
-      for (const address of sut.market.addresses.slice(0, 60)) {
+      for (const address of sut.world.addresses.slice(0, 60)) {
         for (const fill of await ok(sut, { type: 'userFillsByTime', user: address, startTime: T0 - 3 * DAY_MS })) {
           coins.add(fill.coin);
           dirs.add(fill.dir);
@@ -333,7 +334,7 @@ describe('Hyperliquid simulator', () => {
         expect(yes > 0 && yes < 1 && no > 0 && no < 1).toBe(true);
         expect(yes + no).toBeCloseTo(1, 9);
       }
-      const holder = sut.market.addresses.find((address) => sut.market.walletOf(address)!.outcome !== null)!;
+      const holder = sut.world.addresses.find((address) => sut.world.walletOf(address)!.outcome !== null)!;
       const { balances } = await ok(sut, { type: 'spotClearinghouseState', user: holder });
       const outcomeBalance = balances.find((b: { coin: string }) => b.coin.startsWith('+'));
       expect(outcomeBalance.coin).toMatch(/^\+\d+$/);
@@ -344,9 +345,9 @@ describe('Hyperliquid simulator', () => {
       const doc: any = await (await fetch(`${sut.statsUrl}/leaderboard`)).json();
       const rows = doc.leaderboardRows as Array<{ ethAddress: string; accountValue: string }>;
       expect(rows.length).toBeGreaterThan(WALLETS * 0.8);
-      expect(rows.length).toBeLessThanOrEqual(WALLETS + sut.market.vaultAddresses.length);
+      expect(rows.length).toBeLessThanOrEqual(WALLETS + sut.world.vaultAddresses.length);
       const listed = new Map(rows.map((row) => [row.ethAddress, row]));
-      for (const vault of sut.market.vaultAddresses) expect(listed.has(vault)).toBe(true);
+      for (const vault of sut.world.vaultAddresses) expect(listed.has(vault)).toBe(true);
       for (const row of rows) expect(Number(row.accountValue)).toBeGreaterThan(0);
       // Valued at the start of the refresh period, across every dex.
       now = Math.floor(T0 / 60_000) * 60_000;
@@ -376,6 +377,14 @@ describe('Hyperliquid simulator', () => {
       expect((await fetch(`${sut.url}/nothing`)).status).toBe(404);
     });
 
+    it('routes by whole path segments: /infos and /info/x are not the info endpoint', async () => {
+      const allMids = JSON.stringify({ type: 'allMids' });
+      expect((await fetch(`${sut.url}/infos`, { method: 'POST', body: allMids })).status).toBe(404);
+      expect((await fetch(`${sut.url}/info/x`, { method: 'POST', body: allMids })).status).toBe(404);
+      expect((await fetch(`${sut.url}/Mainnet/nothing`)).status).toBe(404);
+      expect((await fetch(`${sut.statsUrl}/vaults`)).status).toBe(200);
+    });
+
     it('answers 429 with Retry-After once the weight budget is spent, and counts weight', async () => {
       // A pinned clock keeps all 21 calls in one window.
       const limited = await startSimulator({ wallets: 50, seed: SEED, weightPerMinute: 40, clock: () => T0 });
@@ -384,25 +393,25 @@ describe('Hyperliquid simulator', () => {
         const refused = await info(limited, { type: 'allMids' });
         expect(refused.status).toBe(429);
         expect(refused.headers.get('retry-after')).toBe('60');
-        expect(limited.counters.weightSpent).toBe(40);
-        expect(limited.counters.rateLimited).toBe(1);
-        expect(limited.counters.requestsByType.allMids).toBe(21);
+        expect(limited.protocols.hyperliquid.counters.weightSpent).toBe(40);
+        expect(limited.protocols.hyperliquid.counters.rateLimited).toBe(1);
+        expect(limited.protocols.hyperliquid.counters.requestsByType.allMids).toBe(21);
       } finally {
         await limited.close();
       }
     });
 
     it('charges recentTrades 20 plus 1 per 20 trades', async () => {
-      sut.resetCounters();
+      sut.protocols.hyperliquid.resetCounters();
       await ok(sut, { type: 'recentTrades', coin: 'BTC' });
-      expect(sut.counters.weightSpent).toBe(20 + Math.floor(50 / 20));
+      expect(sut.protocols.hyperliquid.counters.weightSpent).toBe(20 + Math.floor(50 / 20));
     });
   });
 });
 
 describe('Simulator market size', () => {
   it('holds about 10 positions per wallet, so 100,000 wallets hold about 1,000,000', () => {
-    const sut = new SimMarket({ wallets: 2000, seed: 1 });
+    const sut = new SimWorld({ wallets: 2000, seed: 1 });
     const perWallet = sut.positionCount / sut.addresses.length;
     expect(perWallet).toBeGreaterThan(9.3);
     expect(perWallet).toBeLessThan(10.7);
@@ -411,9 +420,10 @@ describe('Simulator market size', () => {
   });
 
   it('reports open interest as one side: half the summed position sizes of the wallets', () => {
-    const sut = new SimMarket({ wallets: 400, seed: 2 });
+    const world = new SimWorld({ wallets: 400, seed: 2 });
+    const sut = new HyperliquidMarket(world);
     let btc = 0;
-    for (let i = 0; i < sut.addresses.length; i++) for (const slot of sut.wallet(i).perps) if (slot.instrument.coin === 'BTC') btc += slot.size;
+    for (let i = 0; i < world.addresses.length; i++) for (const slot of world.wallet(i).perps) if (slot.instrument.coin === 'BTC') btc += slot.size;
     const [, ctxs] = sut.metaAndAssetCtxs(T0) as [unknown, Array<{ openInterest: string }>];
     expect(Number(ctxs[0].openInterest)).toBeCloseTo(btc / 2, 4);
   });

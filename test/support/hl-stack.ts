@@ -10,13 +10,14 @@ export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 /** The order a fresh deployment converges in: catalogue, prices, leaderboard, discovery, polling, publication. */
 export const JOB_ORDER = ['hl.markets', 'hl.mids', 'hl.leaderboard', 'hl.trades', 'hl.positions', 'hl.fills', 'hl.snapshot'];
 
-/** The real app on the simulator's URLs (through its real client), schedule off: tests run jobs explicitly. */
+/**
+ * The real app pointed at the simulator by its own settings (`sim.env`, what `--print-env` prints: URLs and its
+ * weight limit as the budget), through the real client; schedule off: tests run jobs explicitly.
+ */
 export async function createHlApp(sim: Simulator, overrides: Record<string, string> = {}): Promise<TestApp> {
   return createTestApp(
     testConfig({
-      HYPERLIQUID_INFO_URL: sim.infoUrl,
-      HYPERLIQUID_STATS_URL: sim.statsUrl,
-      HYPERLIQUID_WEIGHT_PER_MINUTE: '0',
+      ...sim.env,
       HL_POLL_BATCH: '100000',
       HL_POLL_CONCURRENCY: '16',
       ...overrides,

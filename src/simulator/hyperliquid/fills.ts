@@ -1,9 +1,9 @@
-import { PriceModel } from './price-model';
-import { outcomeEncoding } from './catalog';
-import { hash2, hexHash } from './prng';
+import { PriceModel } from '../world/price-model';
+import { outcomeEncoding } from '../world/catalog';
+import { hash2, hexHash } from '../world/prng';
 import { fmt, fmtPx } from './fmt';
-import { outcomeEntry, perpEntry } from './account-state';
-import { cycleStart, outcomeSide, OutcomeSlot, perpSide, PerpSlot, WalletProfile } from './wallet-model';
+import { outcomeEntry, perpEntry } from '../world/cycle-entries';
+import { cycleStart, outcomeSide, OutcomeSlot, perpSide, PerpSlot, WalletProfile } from '../world/wallet-model';
 
 export const MAX_FILLS_PER_RESPONSE = 2000;
 const TAKER_FEE = 0.00045;

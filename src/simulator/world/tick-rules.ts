@@ -1,17 +1,4 @@
-/** Decimal strings as the upstream writes them: no exponent, trailing zeros trimmed, at least one decimal ("2.0"). */
-export function fmt(value: number, decimals: number): string {
-  if (!Number.isFinite(value)) throw new RangeError(`fmt: not a finite number (${value})`);
-  // toFixed switches to exponent notation from 1e21; such values only arise from a bug, so write the integer part.
-  let text = Math.abs(value) < 1e21 ? value.toFixed(decimals) : `${BigInt(Math.round(value))}.0`;
-  if (text.includes('.')) {
-    text = text.replace(/0+$/, '');
-    if (text.endsWith('.')) text += '0';
-  } else {
-    text += '.0';
-  }
-  return text === '-0.0' ? '0.0' : text;
-}
-
+/** The exchange's price and size rules: prices on a tick of 5 significant figures, sizes on a lot. */
 const MAX_SIGNIFICANT = 5;
 
 /** Decimals the exchange allows for a price: 5 significant figures, at most (6 perp | 8 spot) - szDecimals places. */
@@ -29,13 +16,8 @@ export function roundPx(px: number, szDecimals: number, spot: boolean): number {
   return Math.round(px * factor) / factor;
 }
 
-export function fmtPx(px: number, szDecimals: number, spot: boolean): string {
-  return fmt(roundPx(px, szDecimals, spot), pxDecimals(px, szDecimals, spot));
-}
-
 /** Rounds a size to the lot (szDecimals), never below one lot. */
 export function roundSz(size: number, szDecimals: number): number {
   const factor = 10 ** szDecimals;
   return Math.max(1, Math.round(size * factor)) / factor;
 }
-

@@ -1,12 +1,11 @@
-import { PriceModel } from './price-model';
-import { hash2, unit } from './prng';
-import { fmt, fmtPx, roundPx } from './fmt';
-import { SPOT_TOKENS } from './universe';
-import { outcomeEncoding } from './catalog';
-import { cycleAt, cycleStart, outcomeSide, perpSide, PerpSlot, WalletProfile } from './wallet-model';
+import { PriceModel } from '../world/price-model';
+import { fmt, fmtPx } from './fmt';
+import { outcomeEntry, perpEntry } from '../world/cycle-entries';
+import { SPOT_TOKENS } from '../world/universe';
+import { outcomeEncoding } from '../world/catalog';
+import { cycleAt, cycleStart, outcomeSide, perpSide, PerpSlot, WalletProfile } from '../world/wallet-model';
 
 const HOUR_MS = 3_600_000;
-const ENTRY_SLIPPAGE = 0.001;
 /** Free cash kept on each HIP-3 dex the wallet trades, as a share of its native free cash. */
 export const HIP3_CASH_SHARE = 0.2;
 /** Outcome-token balances use token ids above every spot token (their coin is `+<encoding>`). */
@@ -39,13 +38,6 @@ export interface PerpAccountView {
   totalRawUsd: number;
   totalMarginUsed: number;
   withdrawable: number;
-}
-
-/** Entry of a cycle: the price at its start plus a little deterministic slippage, on the tick. */
-export function perpEntry(prices: PriceModel, slot: PerpSlot, cycle: number): number {
-  const slip = (unit(hash2(slot.seed ^ 0xe1, cycle)) - 0.5) * ENTRY_SLIPPAGE;
-  const instrument = slot.instrument;
-  return roundPx(prices.pxAt(instrument, cycleStart(slot, cycle)) * (1 + slip), instrument.szDecimals, false);
 }
 
 /** Margin state of one dex (each HIP-3 dex margins separately), valued at the current mark. */
@@ -179,11 +171,4 @@ export function spotClearinghouseStateBody(prices: PriceModel, wallet: WalletPro
     balances.push({ coin: `+${encoding}`, token: OUTCOME_TOKEN_BASE + encoding, total: fmt(slot.qty, 0), hold: '0.0', entryNtl: fmt(slot.qty * entry, 6) });
   }
   return { balances };
-}
-
-/** Price paid for one outcome-side contract at an instant. */
-export function outcomeEntry(prices: PriceModel, encoding: number, t: number): number {
-  const instrument = prices.catalog.byCoin.get(`#${encoding}`);
-  if (!instrument) throw new Error(`no outcome side #${encoding}`);
-  return prices.pxAt(instrument, t);
 }

@@ -1,7 +1,8 @@
-import { Instrument } from './catalog';
-import { PriceModel } from './price-model';
-import { hash2, hash3, hexHash, unit } from './prng';
-import { fmt, fmtPx, pxDecimals, roundPx, roundSz } from './fmt';
+import { Instrument } from '../world/catalog';
+import { PriceModel } from '../world/price-model';
+import { hash2, hash3, hexHash, unit } from '../world/prng';
+import { fmt, fmtPx } from './fmt';
+import { pxDecimals, roundPx, roundSz } from '../world/tick-rules';
 
 export const RECENT_TRADES_COUNT = 50;
 const BOOK_LEVELS = 20;

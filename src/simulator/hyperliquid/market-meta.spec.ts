@@ -1,7 +1,8 @@
-import { SimMarket } from './market';
+import { SimWorld } from '../world/sim-world';
+import { HyperliquidMarket } from './hyperliquid-market';
 
 describe('simulated outcomeMeta', () => {
-  const sut = new SimMarket({ wallets: 2 });
+  const sut = new HyperliquidMarket(new SimWorld({ wallets: 2 }));
 
   it('gives every outcome its own name', () => {
     const { outcomes } = sut.outcomeMeta() as { outcomes: Array<{ outcome: number; name: string }> };

@@ -1,10 +1,11 @@
-import { SimMarket, SimRequestError } from './market';
+import { ADDRESS_PATTERN } from '../../common/validation/address';
+import { SimRequestError } from '../sim-request-error';
+import { HyperliquidMarket } from './hyperliquid-market';
 
 const DESERIALIZE_ERROR = 'Failed to deserialize the JSON body into the target type';
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export type InfoRequest = Record<string, unknown> & { type: string };
-type Handler = (market: SimMarket, request: InfoRequest, now: number) => unknown;
+type Handler = (market: HyperliquidMarket, request: InfoRequest, now: number) => unknown;
 
 function missingField(field: string): SimRequestError {
   return new SimRequestError(422, `${DESERIALIZE_ERROR}: missing field \`${field}\``);
@@ -13,7 +14,7 @@ function missingField(field: string): SimRequestError {
 function userOf(request: InfoRequest): string {
   const user = request.user;
   if (user === undefined) throw missingField('user');
-  if (typeof user !== 'string' || !ADDRESS.test(user)) throw new SimRequestError(422, `${DESERIALIZE_ERROR}: user: invalid address`);
+  if (typeof user !== 'string' || !ADDRESS_PATTERN.test(user)) throw new SimRequestError(422, `${DESERIALIZE_ERROR}: user: invalid address`);
   return user;
 }
 
@@ -69,6 +70,6 @@ export function parseInfoRequest(body: unknown): InfoRequest {
   return body as InfoRequest;
 }
 
-export function handleInfo(market: SimMarket, request: InfoRequest, now: number): unknown {
+export function handleInfo(market: HyperliquidMarket, request: InfoRequest, now: number): unknown {
   return HANDLERS[request.type](market, request, now);
 }

@@ -1,6 +1,6 @@
 import { Catalog, Instrument } from './catalog';
 import { hash2, mulberry32, unit } from './prng';
-import { roundSz } from './fmt';
+import { roundSz } from './tick-rules';
 import { OUTCOMES, SPOT_TOKENS, VAULT_NAMES } from './universe';
 
 const HOUR_MS = 3_600_000;

@@ -1,8 +1,8 @@
-import { Catalog, Instrument } from './catalog';
-import { PriceModel } from './price-model';
+import { Catalog, Instrument } from '../world/catalog';
+import { PriceModel } from '../world/price-model';
 import { fmt, fmtPx } from './fmt';
-import { hash2, unit, valueNoise } from './prng';
-import { HIP3_DEXES, HIP3_MARGIN_TABLES, NATIVE_MARGIN_TABLES, OUTCOME_SIDE_NAMES, OUTCOMES, SPOT_TOKENS } from './universe';
+import { hash2, unit, valueNoise } from '../world/prng';
+import { HIP3_DEXES, HIP3_MARGIN_TABLES, NATIVE_MARGIN_TABLES, OUTCOME_SIDE_NAMES, OUTCOMES, SPOT_TOKENS } from '../world/universe';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

@@ -1,4 +1,4 @@
-import { fmt, fmtPx, roundSz } from './fmt';
+import { fmt, fmtPx } from './fmt';
 
 describe(fmt.name, () => {
   it('writes decimals like the upstream: trimmed, with at least one decimal', () => {
@@ -26,12 +26,5 @@ describe(fmtPx.name, () => {
     expect(fmtPx(37.82912, 2, false)).toBe('37.829');
     expect(fmtPx(0.0036631, 0, false)).toBe('0.003663');
     expect(fmtPx(0.623512, 0, true)).toBe('0.62351');
-  });
-});
-
-describe(roundSz.name, () => {
-  it('rounds to the lot and never below one lot', () => {
-    expect(roundSz(0.123456, 4)).toBe(0.1235);
-    expect(roundSz(0.000001, 2)).toBe(0.01);
   });
 });

@@ -1,7 +1,7 @@
 import { Catalog, Instrument } from './catalog';
 import { OUTCOMES } from './universe';
 import { hash2, stringHash, unit, valueNoise } from './prng';
-import { roundPx } from './fmt';
+import { roundPx } from './tick-rules';
 
 const MINUTE_MS = 60_000;
 /** Noise octaves (period, log-amplitude at vol 1): per-step jitter up to multi-week trends, roughly a random walk. */

@@ -1,8 +1,9 @@
-import { PriceModel } from './price-model';
-import { HIP3_CASH_SHARE, perpEntry } from './account-state';
+import { PriceModel } from '../world/price-model';
+import { HIP3_CASH_SHARE } from './account-state';
+import { perpEntry } from '../world/cycle-entries';
 import { fmt } from './fmt';
-import { hash2, valueNoise } from './prng';
-import { cycleAt, perpSide, WalletProfile } from './wallet-model';
+import { hash2, valueNoise } from '../world/prng';
+import { cycleAt, perpSide, WalletProfile } from '../world/wallet-model';
 
 /** The stats host publishes a new leaderboard about once a minute; values move between publications. */
 export const LEADERBOARD_REFRESH_MS = 60_000;

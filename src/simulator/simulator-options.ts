@@ -1,0 +1,21 @@
+/** How one simulator run is set up; every protocol reads the options it needs and defaults the rest. */
+export interface SimulatorOptions {
+  port?: number;
+  host?: string;
+  wallets?: number;
+  seed?: number;
+  /** Hyperliquid weight per minute per client IP; 0 turns the budget off (benchmarks). */
+  weightPerMinute?: number;
+  priceStepMs?: number;
+  /** Time source; tests pin it to compare two simulators at the same instant. */
+  clock?: () => number;
+}
+
+export const DEFAULT_PORT = 7070;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_WALLETS = 500;
+
+/** The base URL of a simulator on host:port; protocols append their own path prefixes. */
+export function simulatorUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
