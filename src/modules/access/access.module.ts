@@ -1,15 +1,24 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { FAILED_CALL_SETTLER } from '../../common/filters/failed-call-settler';
 import { AccountModule } from '../account/account.module';
+import { AudienceCheck } from './audience.check';
 import { PublicApiFailureSettler } from './public-api-failure.settler';
+import { NoWalletSessionVerifier, WALLET_SESSION_VERIFIER } from './wallet-session.verifier';
 
 /**
- * The public key pipeline's module. Its guard (PublicApiGuard) is registered by AppModule as APP_GUARD,
- * in pipeline order with the filter; here the filter's billing part, behind common's token.
+ * Access to every route. Its guard (PublicApiGuard) is registered by AppModule as APP_GUARD, in pipeline
+ * order with the filter; here the start-up audience check, the filter's billing part behind common's
+ * token, and the wallet-session verifier the guard asks (bound to the session module's once it exists).
  */
 @Module({
-  imports: [AccountModule],
-  providers: [PublicApiFailureSettler, { provide: FAILED_CALL_SETTLER, useExisting: PublicApiFailureSettler }],
-  exports: [FAILED_CALL_SETTLER],
+  imports: [AccountModule, DiscoveryModule],
+  providers: [
+    AudienceCheck,
+    PublicApiFailureSettler,
+    { provide: FAILED_CALL_SETTLER, useExisting: PublicApiFailureSettler },
+    { provide: WALLET_SESSION_VERIFIER, useClass: NoWalletSessionVerifier },
+  ],
+  exports: [FAILED_CALL_SETTLER, WALLET_SESSION_VERIFIER],
 })
 export class AccessModule {}

@@ -1,10 +1,14 @@
 import { RequestState, requestState } from '../../common/http/request-state';
 import { ApiCaller } from '../account/api-caller';
 import { Admission } from '../billing/admission.service';
+import type { Principal } from './principal';
 
-/** What the key pipeline learns about one request as it passes through the guard and the filter. */
+/** What the access guard and the filter learn about one request as it passes through. */
 export interface CallState extends RequestState {
+  /** The key holder, on a public-key route past key auth. */
   caller?: ApiCaller;
+  /** Who the request serves: a wallet session's, set by the guard; a key holder's, made on first ask (principalOf). */
+  principal?: Principal;
   /** A route's guard looked the key up (whatever came of it). */
   keyLookedUp?: boolean;
   admission?: Admission;

@@ -1,10 +1,12 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { ApiCallerCache } from '../account/api-caller.cache';
 import { AdmitStatus } from '../billing/admission.scripts';
 import { AdmissionResult, AdmissionService } from '../billing/admission.service';
 import { microToCredits } from '../billing/credit-units';
-import { PublicRoute, publicRouteOf } from './public-endpoint.decorator';
+import { PublicRoute } from './public-endpoint.decorator';
+import { RouteAccess, routeAccessOf } from './route-access';
+import { WALLET_SESSION_VERIFIER, WalletSessionVerifier } from './wallet-session.verifier';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { clientAddress } from '../../common/http/client-address';
@@ -16,7 +18,12 @@ import { RateLimitHeaders, rateLimitedError } from './rate-limit-headers';
 type HeaderBag = { method?: string; headers: Record<string, string | string[] | undefined> };
 
 /**
- * Steps 1 to 3 of the public pipeline, in the contract's order, for every route of a @PublicApiController:
+ * Default-deny access for every route, by the audience it declares (common/auth/audience.ts): `open` passes,
+ * `wallet-session` needs a session the WALLET_SESSION_VERIFIER accepts (401 UNAUTHORIZED otherwise), a
+ * route that declares none is refused 403 FORBIDDEN (the start-up check, AudienceCheck, normally stops the
+ * app first), and `public-key` routes run the key pipeline.
+ *
+ * Steps 1 to 3 of the public pipeline, in the contract's order, for every `public-key` route:
  * 1. key auth: x-api-key -> caller, or 401 INVALID_API_KEY;
  * 2. and 3. in one KV round trip: the per-key fixed window (X-RateLimit-*, the IETF RateLimit fields,
  *    429 with Retry-After) and the credit charge (403 INSUFFICIENT_CREDITS), with the headers that say
@@ -36,11 +43,12 @@ export class PublicApiGuard implements CanActivate {
     private readonly callers: ApiCallerCache,
     private readonly admissions: AdmissionService,
     private readonly adapterHost: HttpAdapterHost,
+    @Inject(WALLET_SESSION_VERIFIER) private readonly walletSessions: WalletSessionVerifier,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const route = publicRouteOf(this.reflector, context);
-    if (!route) return true;
+    const route = routeAccessOf(this.reflector, context);
+    if (route.audience !== 'public-key') return this.admitOutsideKeyPipeline(route, context);
     // The adapter's request and response: switchToHttp() would make three closures on every call.
     const [req, res] = context.getArgs<[HeaderBag, unknown]>();
     const state = callState(req);
@@ -70,6 +78,19 @@ export class PublicApiGuard implements CanActivate {
     }
     // After admission, like a query DTO's refusal: the call is refunded and its headers say so.
     if (route.takesNoQuery) refuseAnyQuery(rawRequest(req).url ?? '');
+    return true;
+  }
+
+  /** Synchronous for open routes: returning a promise from canActivate would cost them extra ticks. */
+  private admitOutsideKeyPipeline(route: RouteAccess, context: ExecutionContext): boolean | Promise<boolean> {
+    if (route.audience === 'open') return true;
+    if (route.audience === 'wallet-session') return this.admitWalletSession(context.getArgs<[HeaderBag]>()[0]);
+    // The caller did nothing wrong; the route is missing its declaration (logged once per route).
+    throw new AppError(ErrorCode.FORBIDDEN, 'route: not open to any caller');
+  }
+
+  private async admitWalletSession(req: HeaderBag): Promise<boolean> {
+    callState(req).principal = await this.walletSessions.verify(req);
     return true;
   }
 

@@ -1,7 +1,8 @@
-import { applyDecorators, Controller, ExecutionContext } from '@nestjs/common';
+import { applyDecorators, Controller } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { CREDIT_COSTS, creditCostOf, EndpointName } from '../billing/credit-costs';
+import { CREDIT_COSTS, EndpointName } from '../billing/credit-costs';
+import { Audience } from '../../common/auth/audience';
 import { ErrorEnvelopeDto } from '../../common/dto/envelope.dto';
 import { errorResponseHeaders, NO_KEY_NO_RATE_LIMIT_HEADERS } from '../../common/decorators/api-envelope.decorator';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -12,12 +13,10 @@ export const API_KEY_SECURITY = 'api-key';
 
 /** Route metadata read by the pipeline: which credit-table entry a public route is. */
 export const Endpoint = Reflector.createDecorator<EndpointName>();
-/** Class metadata: every route of this controller is behind the API-key pipeline. */
-export const PublicApi = Reflector.createDecorator<boolean>();
 /** Route metadata: the route takes no query parameters at all (it has no query DTO to reject unknown ones). */
 export const TakesNoQuery = Reflector.createDecorator<boolean>();
 
-/** What the pipeline needs of a public route; null for routes outside the public API. */
+/** What the pipeline needs of a public route (read once per handler: route-access.ts). */
 export interface PublicRoute {
   endpoint: EndpointName;
   cost: number;
@@ -25,29 +24,6 @@ export interface PublicRoute {
   costText: string;
   /** Any query parameter is unknown (the pipeline answers it 400, as a query DTO would). */
   takesNoQuery: boolean;
-}
-
-const publicRoutes = new WeakMap<object, PublicRoute | null>();
-
-/**
- * The public-API metadata of the route being served, read once per handler: one map lookup per guard
- * and request instead of three reflector reads. Fails closed: a route of a public controller without a
- * credit-table entry is a programming error, not a free call.
- */
-export function publicRouteOf(reflector: Reflector, context: ExecutionContext): PublicRoute | null {
-  const handler = context.getHandler();
-  let route = publicRoutes.get(handler);
-  if (route === undefined) {
-    route = null;
-    if (reflector.get(PublicApi, context.getClass())) {
-      const endpoint = reflector.get(Endpoint, handler);
-      if (!endpoint) throw new Error(`public route ${context.getClass().name}.${handler.name} has no @PublicEndpoint`);
-      const cost = creditCostOf(endpoint);
-      route = { endpoint, cost, costText: String(cost), takesNoQuery: reflector.get(TakesNoQuery, handler) === true };
-    }
-    publicRoutes.set(handler, route);
-  }
-  return route;
 }
 
 function errorResponse(status: number, codes: ErrorCode[], description: string) {
@@ -63,7 +39,7 @@ function errorResponse(status: number, codes: ErrorCode[], description: string) 
 export function PublicApiController(path: string, tag: string) {
   return applyDecorators(
     Controller(`${PUBLIC_API_PREFIX}/${path}`),
-    PublicApi(true),
+    Audience('public-key'),
     Enveloped(),
     ApiTags(tag),
     ApiSecurity(API_KEY_SECURITY),

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheckError, HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { OpenRoute } from '../../common/auth/audience';
 import { ApiEnvelope, ApiErrorResponse } from '../../common/decorators/api-envelope.decorator';
 import { Enveloped } from '../../common/decorators/enveloped.decorator';
 import { AppError } from '../../common/errors/app-error';
@@ -13,6 +14,7 @@ const OPEN = { security: [] };
 
 /** Probes for orchestrators; outside the key pipeline (no API key, not rate-limited). */
 @ApiTags('Health')
+@OpenRoute()
 @Enveloped()
 @Controller('health')
 export class HealthController {

@@ -1,5 +1,6 @@
 import { Controller, Get, Headers } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { OpenRoute } from '../../common/auth/audience';
 import { Enveloped } from '../../common/decorators/enveloped.decorator';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -13,9 +14,10 @@ export const OPS_TOKEN_HEADER = 'x-ops-token';
 /**
  * Ops reads for the CLI on this machine; outside the public key pipeline (no API key, no rate limit, no
  * credits) and left out of the OpenAPI document. Without this run's token the routes answer exactly like
- * an unknown route, so they reveal nothing to anyone else.
+ * an unknown route, so they reveal nothing to anyone else: open to the access guard, the token is checked here.
  */
 @ApiExcludeController()
+@OpenRoute()
 @Enveloped()
 @Controller('ops')
 export class OpsController {
