@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import autocannon = require('autocannon');
+import autocannon from 'autocannon';
 import { killAll, ServerHandle, startServer } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
 import { primeKeys, processCpu } from './lib/load';

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
         await kv.ping();
         break;
       } catch (error) {
-        if (attempt > 100 || !alive()) throw new Error(`no Redis under callgrind (valgrind and redis-server installed?): ${(error as Error).message}`);
+        if (attempt > 100 || !alive()) throw new Error(`no Redis under callgrind (valgrind and redis-server installed?): ${(error as Error).message}`, { cause: error });
         await sleep(300);
       }
     }

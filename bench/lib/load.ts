@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import autocannon = require('autocannon');
+import autocannon from 'autocannon';
 
 export interface LoadOptions {
   url: string;

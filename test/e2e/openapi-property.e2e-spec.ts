@@ -72,7 +72,7 @@ describe('Every documented GET under generated requests (property run)', () => {
   });
   afterAll(async () => {
     const counts = [...statuses].map(([op, byStatus]) => `${op} ${[...byStatus].map(([s, n]) => `${s}×${n}`).join(' ')}`);
-    console.log(`property run (${t.config.http.adapter}): ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${SEED}\n${counts.join('\n')}`);
+    process.stdout.write(`property run (${t.config.http.adapter}): ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${SEED}\n${counts.join('\n')}\n`);
     await t.close();
   });
 

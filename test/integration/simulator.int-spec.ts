@@ -65,7 +65,7 @@ function keyDiff(actual: Json, expected: Json, extra: string[] = [], path = '$')
 async function info(sim: RunningSimulator, body: unknown): Promise<{ status: number; json: Json; text: string; headers: Headers }> {
   const res = await fetch(sim.infoUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
   const text = await res.text();
-  let json: Json = undefined;
+  let json: Json;
   try {
     json = JSON.parse(text);
   } catch {

@@ -6,10 +6,13 @@ export interface QueryShape {
   repeatable: ReadonlySet<string>;
 }
 
-const shapes = new WeakMap<Function, QueryShape>();
+/** A query DTO class, as class-validator's metadata storage takes it. */
+type DtoClass = abstract new (...args: never[]) => unknown;
+
+const shapes = new WeakMap<DtoClass, QueryShape>();
 
 /** Read once per DTO class from the class-validator metadata its decorators registered (parents included). */
-export function queryShapeOf(dto: Function): QueryShape {
+export function queryShapeOf(dto: DtoClass): QueryShape {
   let shape = shapes.get(dto);
   if (!shape) {
     const metadatas = getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false);
