@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Logger } 
 import { HttpAdapterHost } from '@nestjs/core';
 import { AppError } from '../errors/app-error';
 import { ERROR_STATUS, ErrorCode, errorCodeForStatus } from '../errors/error-code';
+import { UpstreamFailure } from '../errors/upstream-failure';
 import { requestState } from '../http/request-state';
 import { HEADER, setResponseHeaders } from '../http/response-headers';
 import { BODY_TOO_LARGE, bodyErrorMessage } from '../http/body-error-message';
@@ -21,10 +22,14 @@ interface Answer {
 
 const PAYLOAD_TOO_LARGE = 413;
 const UNSUPPORTED_MEDIA_TYPE = 415;
+/** All a client learns of an upstream failure: never its host, status or body. */
+export const UPSTREAM_UNAVAILABLE = 'upstream data source unavailable';
 
 /**
- * The only @Catch(): every error leaves as the contract envelope with a status that fits its code.
- * Unexpected errors are logged with their stack and answered 500 INTERNAL_ERROR with nothing inside.
+ * The only @Catch(): every error leaves as the contract envelope with a status that fits its code. Only our
+ * own errors choose the status: AppError by its code, the framework's (Nest HttpException, body-parser and
+ * Fastify errors) by theirs. A failed upstream call is 502 MARKET_UPSTREAM_ERROR in our words, whatever the
+ * upstream answered. Anything else is logged with its stack and answered 500 INTERNAL_ERROR with nothing inside.
  */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
@@ -55,7 +60,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     if (exception instanceof AppError) {
       return { status: ERROR_STATUS[exception.code], body: envelope(exception.code, exception.message), headers: { ...exception.headers } };
     }
-    const status = httpStatusOf(exception);
+    // The provider's client has logged it where it failed.
+    if (exception instanceof UpstreamFailure) {
+      return { status: ERROR_STATUS[ErrorCode.MARKET_UPSTREAM_ERROR], body: envelope(ErrorCode.MARKET_UPSTREAM_ERROR, UPSTREAM_UNAVAILABLE), headers: {} };
+    }
+    const status = frameworkStatusOf(exception);
     if (status !== undefined && status < 500) {
       const code = errorCodeForStatus(status);
       return { status, body: envelope(code, clientMessage(exception, code, status)), headers: {} };
@@ -69,11 +78,19 @@ function envelope(code: ErrorCode, msg: string): ErrorBody {
   return { code, msg, data: null };
 }
 
-/** Framework errors (Nest HttpException, body-parser and Fastify errors) carry their status in one of these. */
-function httpStatusOf(exception: unknown): number | undefined {
+/**
+ * The status of an error the framework raised about the request itself, recognised by its own marks: a Nest
+ * HttpException, a body-parser error (http-errors: `type` and `expose`), a Fastify error (an `FST_` code).
+ * Any other error's `status` is not ours to repeat (a library's or an upstream's), so it has none here.
+ */
+function frameworkStatusOf(exception: unknown): number | undefined {
   if (exception instanceof HttpException) return exception.getStatus();
-  const candidate = exception as { status?: unknown; statusCode?: unknown };
-  const status = candidate?.statusCode ?? candidate?.status;
+  if (typeof exception !== 'object' || exception === null) return undefined;
+  const candidate = exception as { status?: unknown; statusCode?: unknown; type?: unknown; expose?: unknown; code?: unknown };
+  const fromBodyParser = typeof candidate.type === 'string' && typeof candidate.expose === 'boolean';
+  const fromFastify = typeof candidate.code === 'string' && candidate.code.startsWith('FST_');
+  if (!fromBodyParser && !fromFastify) return undefined;
+  const status = candidate.statusCode ?? candidate.status;
   return typeof status === 'number' && status >= 400 && status <= 599 ? status : undefined;
 }
 

@@ -89,7 +89,7 @@ describe(fetchJson.name, () => {
     server = await startServer((_req, res) => json(res, 404, { secret: 'do-not-log' }));
     const error = await fetchJson(base(server.url)).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(UpstreamError);
-    expect(error).toMatchObject({ kind: 'http', status: 404, provider: 'test' });
+    expect(error).toMatchObject({ kind: 'http', upstreamStatus: 404, provider: 'test' });
     expect((error as Error).message).not.toContain('do-not-log');
     expect(server.attempts()).toBe(1);
     expect(sleeps).toEqual([]);
@@ -97,7 +97,7 @@ describe(fetchJson.name, () => {
 
   it('gives up after maxRetries with the last error', async () => {
     server = await startServer((_req, res) => json(res, 502, null));
-    await expect(fetchJson({ ...base(server.url), maxRetries: 2 })).rejects.toMatchObject({ kind: 'http', status: 502 });
+    await expect(fetchJson({ ...base(server.url), maxRetries: 2 })).rejects.toMatchObject({ kind: 'http', upstreamStatus: 502 });
     expect(server.attempts()).toBe(3);
   });
 

@@ -13,6 +13,10 @@ export interface FetchJsonOptions {
   method?: 'GET' | 'POST';
   /** Sent as JSON when present. */
   body?: unknown;
+  /** Extra request headers (a vendor's key header, the User-Agent SEC asks for). */
+  headers?: Readonly<Record<string, string>>;
+  /** 'text' returns the body unparsed (RSS and Atom feeds); 'json', the default, parses it. */
+  responseType?: 'json' | 'text';
   /** Per attempt, covering the headers and the whole body. */
   timeoutMs: number;
   /** Attempts after the first; only 429, 5xx, timeouts and network failures are retried. */
@@ -38,7 +42,7 @@ type Attempt = { ok: true; value: unknown } | { ok: false; error: UpstreamError;
 const defaultSleep: Sleep = abortableDelay;
 
 /**
- * One JSON request with a timeout per attempt and exponential backoff with jitter on 429, 5xx,
+ * One JSON (or text) request with a timeout per attempt and exponential backoff with jitter on 429, 5xx,
  * timeouts and network errors (never on another 4xx). Returns the parsed body, still `unknown`:
  * the caller checks its shape. Throws UpstreamError only.
  */
@@ -63,7 +67,7 @@ export async function fetchJson(options: FetchJsonOptions): Promise<unknown> {
 }
 
 async function attemptOnce(options: FetchJsonOptions): Promise<Attempt> {
-  const { url, method = 'GET', body, timeoutMs, provider } = options;
+  const { url, method = 'GET', body, timeoutMs, provider, responseType = 'json' } = options;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const target = describe(method, url);
@@ -73,7 +77,7 @@ async function attemptOnce(options: FetchJsonOptions): Promise<Attempt> {
   try {
     res = await fetch(url, {
       method,
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers: requestHeaders(options),
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
     });
@@ -84,7 +88,7 @@ async function attemptOnce(options: FetchJsonOptions): Promise<Attempt> {
   if (!res.ok) {
     // Cancel the body so the connection is freed without reading an error page.
     await res.body?.cancel().catch(() => undefined);
-    const error = new UpstreamError({ provider, kind: 'http', status: res.status, message: `HTTP ${res.status} from ${target}` });
+    const error = new UpstreamError({ provider, kind: 'http', upstreamStatus: res.status, message: `HTTP ${res.status} from ${target}` });
     return { ok: false, error, retryAfterMs: error.retryable ? parseRetryAfter(res.headers.get('retry-after')) : undefined };
   }
 
@@ -94,11 +98,17 @@ async function attemptOnce(options: FetchJsonOptions): Promise<Attempt> {
   } catch (err) {
     return failed(err);
   }
+  if (responseType === 'text') return { ok: true, value: text };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
     return { ok: false, error: new UpstreamError({ provider, kind: 'shape', message: `response of ${target} is not JSON` }) };
   }
+}
+
+function requestHeaders({ body, headers, responseType = 'json' }: FetchJsonOptions): Record<string, string> {
+  const accept = responseType === 'json' ? 'application/json' : '*/*';
+  return { accept, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers };
 }
 
 function classify(err: unknown, timeout: AbortSignal, options: FetchJsonOptions, target: string): UpstreamError {

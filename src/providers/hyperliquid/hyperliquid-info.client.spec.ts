@@ -9,7 +9,7 @@ import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { UpstreamError } from '../http/upstream.error';
 import { HyperliquidInfoClient } from './hyperliquid-info.client';
 import { HyperliquidModule } from './hyperliquid.module';
-import { SPEND_WEIGHT_SCRIPT } from './weight-budget';
+import { SPEND_WEIGHT_SCRIPT } from '../kit/request-budget';
 import { hlFixtureText } from '../../../test/support/hl-fixtures';
 
 const fixtureText = hlFixtureText;
@@ -226,7 +226,7 @@ describe(HyperliquidInfoClient.name, () => {
 
   it('reports a rejected request as kind http without retrying', async () => {
     override = { status: 422, body: 'Failed to deserialize' };
-    await expect(sut.meta()).rejects.toMatchObject({ kind: 'http', status: 422 });
+    await expect(sut.meta()).rejects.toMatchObject({ kind: 'http', upstreamStatus: 422 });
     expect(requests).toHaveLength(1);
   });
 });

@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { abortError } from '../../common/async/abort';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
-import { fetchJson } from '../http/fetch-json';
-import { UpstreamError } from '../http/upstream.error';
+import { RequestBudget } from '../kit/request-budget';
+import { UpstreamHttpClient } from '../kit/upstream-http.client';
 import {
   parseAllMids,
   parseMeta,
@@ -29,7 +28,7 @@ import {
   SpotMetaAndAssetCtxs,
 } from './hyperliquid.types';
 import { parseClearinghouseState, parseFills, parseLeaderboard, parseRecentTrades, parseSpotClearinghouseState, parseVaultAddresses } from './hyperliquid-user.schema';
-import { extraWeight, HYPERLIQUID_PROVIDER, isHistoryType, requestWeight, WeightBudget } from './weight-budget';
+import { extraWeight, HYPERLIQUID_PROVIDER, hyperliquidWeightBudget, isHistoryType, requestWeight } from './weight-budget';
 
 /** The stats documents are tens of MB; the info timeout is sized for small bodies, so they get at least this. */
 export const STATS_MIN_TIMEOUT_MS = 60_000;
@@ -44,25 +43,25 @@ type InfoBody = { type: string } & Record<string, unknown>;
  */
 @Injectable()
 export class HyperliquidInfoClient implements OnModuleDestroy {
-  private readonly logger = new Logger(HyperliquidInfoClient.name);
-  /**
-   * Aborted at shutdown, in the first phase (before any hook waits for the jobs): calls waiting for weight or
-   * for the upstream give up at once, so jobs end promptly. Their errors are aborts, logged by no one.
-   */
-  private readonly stopping = new AbortController();
   /** Exposed so tests and jobs can see what was spent; the pool itself lives in the KV store. */
-  readonly budget: WeightBudget;
+  readonly budget: RequestBudget;
+  private readonly http: UpstreamHttpClient;
 
   constructor(
     private readonly config: ConfigService<AppConfig, true>,
     @Inject(KV_STORE) kv: KvStore,
   ) {
-    const { weightPerMinute, historyWeightShare } = this.settings;
-    this.budget = new WeightBudget({ kv, weightPerMinute, historySharePercent: historyWeightShare });
+    const { weightPerMinute, historyWeightShare, timeoutMs, maxRetries } = this.settings;
+    this.budget = hyperliquidWeightBudget({ kv, weightPerMinute, historySharePercent: historyWeightShare });
+    this.http = new UpstreamHttpClient({ provider: HYPERLIQUID_PROVIDER, timeoutMs, maxRetries, budget: this.budget, logger: new Logger(HyperliquidInfoClient.name) });
   }
 
+  /**
+   * In the first phase of shutdown (before any hook waits for the jobs): calls waiting for weight or for the
+   * upstream give up at once, so jobs end promptly. Their errors are aborts, logged by no one.
+   */
   onModuleDestroy(): void {
-    this.stopping.abort(abortError('shutting down'));
+    this.http.close();
   }
 
   allMids(dex?: string): Promise<AllMids> {
@@ -129,59 +128,31 @@ export class HyperliquidInfoClient implements OnModuleDestroy {
     return this.config.get('hyperliquid', { infer: true });
   }
 
-  private async info<T>(body: InfoBody, parse: (json: unknown, label: string) => T, itemCount?: (result: T) => number): Promise<T> {
-    const { infoUrl, timeoutMs, maxRetries } = this.settings;
-    const history = isHistoryType(body.type);
-    return this.logFailure(body.type, async () => {
-      const signal = this.stopping.signal;
-      const json = await fetchJson({
-        url: infoUrl,
-        method: 'POST',
-        body,
-        timeoutMs,
-        maxRetries,
-        provider: HYPERLIQUID_PROVIDER,
-        signal,
-        onRetry: this.onRetry(body.type),
-        // Every attempt, retries included, is a request the upstream weighs against our IP.
-        beforeAttempt: () => this.budget.spend(requestWeight(body.type), { signal, history }),
-      });
-      const result = parse(json, body.type);
-      // The upstream charges the per-item surcharge once it knows the size; record it so the next spend sees it.
-      if (itemCount) await this.budget.charge(extraWeight(body.type, itemCount(result)), { history });
-      return result;
+  private info<T>(body: InfoBody, parse: (json: unknown, label: string) => T, itemCount?: (result: T) => number): Promise<T> {
+    const { type } = body;
+    return this.http.request({
+      label: type,
+      url: this.settings.infoUrl,
+      method: 'POST',
+      body,
+      weight: requestWeight(type),
+      history: isHistoryType(type),
+      parse: (json) => parse(json, type),
+      // The upstream charges the per-item surcharge once it knows the size; recorded so the next spend sees it.
+      surcharge: itemCount && ((result) => extraWeight(type, itemCount(result))),
     });
   }
 
-  private async stats<T>(document: 'leaderboard' | 'vaults', parse: (json: unknown, label: string) => T): Promise<T> {
-    const { statsUrl, timeoutMs, maxRetries } = this.settings;
-    return this.logFailure(document, async () => {
-      const json = await fetchJson({
-        url: `${statsUrl}/${document}`,
-        method: 'GET',
-        timeoutMs: Math.max(timeoutMs, STATS_MIN_TIMEOUT_MS),
-        maxRetries,
-        provider: HYPERLIQUID_PROVIDER,
-        signal: this.stopping.signal,
-        onRetry: this.onRetry(document),
-      });
-      return parse(json, document);
+  private stats<T>(document: 'leaderboard' | 'vaults', parse: (json: unknown, label: string) => T): Promise<T> {
+    const { statsUrl, timeoutMs } = this.settings;
+    return this.http.request({
+      label: document,
+      url: `${statsUrl}/${document}`,
+      timeoutMs: Math.max(timeoutMs, STATS_MIN_TIMEOUT_MS),
+      // Another host, not weighed against the info budget.
+      weight: 0,
+      parse: (json) => parse(json, document),
     });
-  }
-
-  private async logFailure<T>(what: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (err) {
-      // An abort is the caller stopping, not the upstream failing: nothing to report.
-      if (err instanceof UpstreamError && err.kind !== 'aborted') this.logger.warn(`${what} failed (${err.kind}): ${err.message}`);
-      throw err;
-    }
-  }
-
-  private onRetry(what: string) {
-    return ({ attempt, delayMs, error }: { attempt: number; delayMs: number; error: UpstreamError }) =>
-      this.logger.debug(`${what} attempt ${attempt} failed (${error.message}); retrying in ${delayMs} ms`);
   }
 }
 

@@ -12,7 +12,8 @@ import {
   SpotClearinghouseState,
   WindowPerformance,
 } from './hyperliquid.types';
-import { asAddress, asObject, asString, Fields, fixedLength, mapArray, shapeError } from './schema-reader';
+import { Fields } from '../kit/schema-reader';
+import { asAddress, asObject, asString, fixedLength, mapArray, shapeError } from './hyperliquid-reader';
 
 /**
  * Boundary checks for per-user state, fills, trades and the stats-host documents. Tolerates the 2023

@@ -13,7 +13,8 @@ import {
   SpotPair,
   SpotToken,
 } from './hyperliquid.types';
-import { asArray, asDecimal, asInteger, asObject, expected, Fields, fixedLength, mapArray, shapeError } from './schema-reader';
+import { Fields } from '../kit/schema-reader';
+import { asArray, asDecimal, asInteger, asObject, expected, fixedLength, mapArray, shapeError } from './hyperliquid-reader';
 
 /**
  * Boundary checks for the market-data info requests. Each parser returns typed data or throws

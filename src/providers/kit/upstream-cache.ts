@@ -1,0 +1,163 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { setTimeout as delay } from 'node:timers/promises';
+import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
+import { cacheLookups } from '../../infra/metrics/metrics';
+import { UpstreamError } from '../http/upstream.error';
+
+/** Contract part 7 rule 2: during an outage the last value, up to about an hour old, stands in for an error. */
+export const STALE_LIMIT_MS = 60 * 60_000;
+/** How long one replica's load holds the others back; longer than a normal upstream call. */
+const DEFAULT_LOCK_TTL_MS = 10_000;
+/** How long a replica waits for another's load before calling the upstream itself. */
+const DEFAULT_LOCK_WAIT_MS = 2_000;
+const LOCK_POLL_MS = 25;
+
+export interface UpstreamCacheOptions {
+  /** Names the cache in its KV keys and metrics ('coingecko.quotes'): a closed set, never input. */
+  name: string;
+  /** How long a value is served without asking the upstream (contract 8.8: 30-60 s market data, up to 1 h fundamentals). */
+  freshTtlMs: number;
+  /** How old a value may be and still stand in for a failed load; at most an hour by default. */
+  staleLimitMs?: number;
+  lockTtlMs?: number;
+  lockWaitMs?: number;
+  /** Injectable clock for the ages of values (tests move it past the TTL and the stale limit). */
+  now?: () => number;
+}
+
+/** What the KV store holds per key: the value and when it was loaded. */
+interface Entry<T> {
+  value: T;
+  loadedAt: number;
+}
+
+type Outcome<T> = { value: T; result: 'hit' | 'miss' | 'stale' };
+
+/**
+ * Cache-aside for on-demand upstream reads, shared by replicas through the KV store: a value is fresh for
+ * `freshTtlMs`; past that the next read loads it again, and if that load fails with an UpstreamError the
+ * last value (up to `staleLimitMs` old) is served instead, before giving up with the error. Many concurrent
+ * misses make one upstream call: in this process they join one in-flight lookup, and across replicas a
+ * short KV lock lets one replica load while the others wait briefly for its value (then load themselves).
+ * Values are JSON. The KV store being down makes the cache a pass-through, never an error of its own.
+ */
+export class UpstreamCache {
+  private readonly logger = new Logger(UpstreamCache.name);
+  private readonly inFlight = new Map<string, Promise<Outcome<unknown>>>();
+  private readonly staleLimitMs: number;
+  private readonly lockTtlMs: number;
+  private readonly lockWaitMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly kv: KvStore,
+    private readonly options: UpstreamCacheOptions,
+  ) {
+    this.staleLimitMs = options.staleLimitMs ?? STALE_LIMIT_MS;
+    this.lockTtlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
+    this.lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  /** The cached value of `key`, or what `load` returns (then cached). Each call counts one lookup, with the result of the flight it joined. */
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let flight = this.inFlight.get(key) as Promise<Outcome<T>> | undefined;
+    if (!flight) {
+      flight = this.lookup(key, load).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, flight);
+    }
+    const { value, result } = await flight;
+    cacheLookups.inc({ cache: this.options.name, result });
+    return value;
+  }
+
+  private async lookup<T>(key: string, load: () => Promise<T>): Promise<Outcome<T>> {
+    const valueKey = `cache:${this.options.name}:${key}`;
+    const cached = await this.read<T>(valueKey);
+    if (cached && this.isFresh(cached)) return { value: cached.value, result: 'hit' };
+    const lockKey = `${valueKey}:loading`;
+    if (!(await this.tryLock(lockKey))) {
+      const loadedElsewhere = await this.waitForFresh<T>(valueKey, lockKey);
+      if (loadedElsewhere) return { value: loadedElsewhere.value, result: 'hit' };
+      return this.load(valueKey, load, cached);
+    }
+    const lockedAt = Date.now();
+    try {
+      return await this.load(valueKey, load, cached);
+    } finally {
+      // Released early so others need not wait it out after a failure; unless it expired and may be another's.
+      if (Date.now() - lockedAt < this.lockTtlMs) await this.kv.del(lockKey).catch(() => undefined);
+    }
+  }
+
+  private async load<T>(valueKey: string, load: () => Promise<T>, cached: Entry<T> | null): Promise<Outcome<T>> {
+    let value: T;
+    try {
+      value = await load();
+    } catch (err) {
+      if (err instanceof UpstreamError && cached && this.now() - cached.loadedAt <= this.staleLimitMs) return { value: cached.value, result: 'stale' };
+      throw err;
+    }
+    await this.write(valueKey, { value, loadedAt: this.now() });
+    return { value, result: 'miss' };
+  }
+
+  private isFresh(entry: Entry<unknown>): boolean {
+    return this.now() - entry.loadedAt < this.options.freshTtlMs;
+  }
+
+  /** The value another replica is loading, once written; null when its load ends without one or takes too long. */
+  private async waitForFresh<T>(valueKey: string, lockKey: string): Promise<Entry<T> | null> {
+    const deadline = Date.now() + this.lockWaitMs;
+    while (Date.now() < deadline) {
+      await delay(LOCK_POLL_MS);
+      // Lock first: the loader writes the value before it releases the lock, so a released lock means the value is there (or never will be).
+      const stillLoading = (await this.kv.get(lockKey).catch(() => null)) !== null;
+      const entry = await this.read<T>(valueKey);
+      if (entry && this.isFresh(entry)) return entry;
+      if (!stillLoading) return null;
+    }
+    return null;
+  }
+
+  private async read<T>(valueKey: string): Promise<Entry<T> | null> {
+    try {
+      const text = await this.kv.get(valueKey);
+      return text === null ? null : (JSON.parse(text) as Entry<T>);
+    } catch (err) {
+      this.logger.warn(`${this.options.name}: cache unreadable, loading from the upstream (${String(err)})`);
+      return null;
+    }
+  }
+
+  private async write<T>(valueKey: string, entry: Entry<T>): Promise<void> {
+    try {
+      // Kept as long as it may stand in for a failed load; the loadedAt age decides freshness.
+      await this.kv.set(valueKey, JSON.stringify(entry), this.staleLimitMs);
+    } catch (err) {
+      this.logger.warn(`${this.options.name}: value not cached (${String(err)})`);
+    }
+  }
+
+  private async tryLock(lockKey: string): Promise<boolean> {
+    try {
+      return await this.kv.setIfAbsent(lockKey, '1', this.lockTtlMs);
+    } catch {
+      return true;
+    }
+  }
+}
+
+/** Hands each area its caches, all on the app's KV store: `caches.create({ name: 'coingecko.quotes', freshTtlMs: 30_000 })`. */
+@Injectable()
+export class UpstreamCacheFactory {
+  constructor(@Inject(KV_STORE) private readonly kv: KvStore) {}
+
+  create(options: UpstreamCacheOptions): UpstreamCache {
+    return new UpstreamCache(this.kv, options);
+  }
+}

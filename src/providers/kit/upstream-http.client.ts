@@ -1,0 +1,130 @@
+import { Logger } from '@nestjs/common';
+import { abortError } from '../../common/async/abort';
+import { upstreamCalls, upstreamDuration, upstreamErrors } from '../../infra/metrics/metrics';
+import { fetchJson, Sleep } from '../http/fetch-json';
+import { UpstreamError } from '../http/upstream.error';
+import { RequestBudget } from './request-budget';
+
+export interface UpstreamHttpClientOptions {
+  /** Names the upstream in errors, logs and metric labels. */
+  provider: string;
+  /** Per attempt, covering the headers and the whole body. */
+  timeoutMs: number;
+  /** Attempts after the first; only 429, 5xx, timeouts and network failures are retried. */
+  maxRetries: number;
+  /** The pool every attempt spends from, shared by all replicas; none means the upstream is not budgeted. */
+  budget?: RequestBudget;
+  /**
+   * Longest a call waits for room in the budget before failing with kind 'budget'. Unset, a call waits for
+   * the next window (a job can); a request a client is waiting on should not.
+   */
+  maxBudgetWaitMs?: number;
+  /** Sent with every request (a vendor's key header, the User-Agent SEC asks for). */
+  headers?: Readonly<Record<string, string>>;
+  logger?: Logger;
+  /** Injectable so tests do not wait out real backoff. */
+  sleep?: Sleep;
+  random?: () => number;
+}
+
+export interface UpstreamRequest<T> {
+  /** Names the call in logs ("coins/markets failed (http)"): a closed set, never a URL with parameters. */
+  label: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  /** Sent as JSON when present. */
+  body?: unknown;
+  headers?: Readonly<Record<string, string>>;
+  /** 'text' hands `parse` the raw body (feeds); 'json', the default, the parsed document. */
+  responseType?: 'json' | 'text';
+  /** This call's timeout when it differs from the client's (a large document). */
+  timeoutMs?: number;
+  /** What every attempt costs from the budget (default 1); 0 spends nothing (another host, not limited). */
+  weight?: number;
+  /** A history read: also spends from the budget's history share. */
+  history?: boolean;
+  /** Checks the body's shape: typed data, or an UpstreamError of kind 'shape'. */
+  parse: (body: unknown) => T;
+  /** Weight the upstream charges once it knows the response size, recorded after parsing. */
+  surcharge?: (result: T) => number;
+  signal?: AbortSignal;
+}
+
+/**
+ * One upstream's HTTP client: timeouts, bounded retries with backoff and jitter, Retry-After on 429, the
+ * provider's shared request budget spent before every attempt, shape checks, a warning per failed call,
+ * and per-call metrics (calls by outcome, failed attempts by kind, duration). Throws UpstreamError only.
+ * close() aborts everything in flight or waiting for budget: call it at shutdown so jobs end promptly.
+ */
+export class UpstreamHttpClient {
+  readonly provider: string;
+  private readonly logger: Logger;
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly options: UpstreamHttpClientOptions) {
+    this.provider = options.provider;
+    this.logger = options.logger ?? new Logger(`UpstreamHttpClient:${options.provider}`);
+  }
+
+  get budget(): RequestBudget | undefined {
+    return this.options.budget;
+  }
+
+  close(): void {
+    this.stopping.abort(abortError('shutting down'));
+  }
+
+  async request<T>(call: UpstreamRequest<T>): Promise<T> {
+    const { provider, budget, maxBudgetWaitMs } = this.options;
+    const signal = call.signal ? AbortSignal.any([this.stopping.signal, call.signal]) : this.stopping.signal;
+    const weight = call.weight ?? 1;
+    const history = call.history ?? false;
+    const endTimer = upstreamDuration.startTimer({ provider });
+    try {
+      const body = await fetchJson({
+        url: call.url,
+        method: call.method,
+        body: call.body,
+        headers: { ...this.options.headers, ...call.headers },
+        responseType: call.responseType,
+        timeoutMs: call.timeoutMs ?? this.options.timeoutMs,
+        maxRetries: this.options.maxRetries,
+        provider,
+        signal,
+        sleep: this.options.sleep,
+        random: this.options.random,
+        onRetry: ({ attempt, delayMs, error }) => {
+          upstreamErrors.inc({ provider, kind: error.kind });
+          this.logger.debug(`${call.label} attempt ${attempt} failed (${error.message}); retrying in ${delayMs} ms`);
+        },
+        // Every attempt, retries included, is a request the upstream counts against us.
+        beforeAttempt: budget ? () => budget.spend(weight, spendOptions(signal, history, maxBudgetWaitMs)) : undefined,
+      });
+      const result = call.parse(body);
+      const extra = call.surcharge?.(result) ?? 0;
+      if (budget && extra > 0) await budget.charge(extra, { history });
+      upstreamCalls.inc({ provider, outcome: 'ok' });
+      return result;
+    } catch (err) {
+      throw this.failed(call.label, err);
+    } finally {
+      endTimer();
+    }
+  }
+
+  /** Counts and logs the failed call; an abort is the caller stopping, not the upstream failing: not logged. */
+  private failed(label: string, err: unknown): unknown {
+    const { provider } = this.options;
+    if (!(err instanceof UpstreamError)) return err;
+    upstreamCalls.inc({ provider, outcome: err.kind });
+    if (err.kind === 'aborted') return err;
+    upstreamErrors.inc({ provider, kind: err.kind });
+    this.logger.warn(`${label} failed (${err.kind}): ${err.message}`);
+    return err;
+  }
+}
+
+/** Only the keys that apply, so the budget sees `{ signal, history }` from a caller that set no wait limit. */
+function spendOptions(signal: AbortSignal, history: boolean, maxWaitMs: number | undefined) {
+  return maxWaitMs === undefined ? { signal, history } : { signal, history, maxWaitMs };
+}
