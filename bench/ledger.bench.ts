@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { formatLedgerEntry, OutboxBatch } from '../src/modules/billing/ledger-entry';
+import { OutboxBatch } from '../src/modules/billing/ledger-entry';
+import { ledgerLine } from '../test/support/ledger-lines';
 import { LedgerRepository } from '../src/modules/billing/ledger.repository';
 import { uuidV7 } from '../src/common/http/request-state';
 import { ENTITIES } from '../src/app-entities';
@@ -70,7 +71,7 @@ function chargeLines(accounts: string[], balances: Map<string, number>, count: n
     balances.set(accountId, balance);
     seq.next += 1;
     lines.push(
-      formatLedgerEntry({
+      ledgerLine({
         type: 'charge',
         accountId,
         referenceId: uuidV7(),
@@ -101,9 +102,12 @@ async function main(): Promise<void> {
     );
     const balances = new Map(accounts.map((a) => [a, 100_000_000_000_000]));
     const seq = { next: 0 };
+    // The repository takes COPY on PostgreSQL; the statement way is the one it takes on embedded PGlite, measured here on PostgreSQL.
+    const statementOnly = new LedgerRepository(db);
+    Reflect.set(statementOnly, 'bulkCopy', false);
     const ways = [
-      { name: 'COPY', repository: new LedgerRepository(db, { bulkCopy: true }), usPerRow: [] as number[] },
-      { name: 'statement', repository: new LedgerRepository(db, { bulkCopy: false }), usPerRow: [] as number[] },
+      { name: 'COPY', repository: new LedgerRepository(db), usPerRow: [] as number[] },
+      { name: 'statement', repository: statementOnly, usPerRow: [] as number[] },
     ];
     await ways[0].repository.claim(OUTBOX, TOKEN);
     const write = async (repository: LedgerRepository, rows: number) => {

@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import type { EmbeddedServerEndpoint } from '../infra/database/embedded-lock';
 import { AccountAdminService, normalizeWallet } from '../modules/account/account-admin.service';
-import { TIER_NAMES } from '../modules/account/tiers';
+import { TIER_NAMES } from '../modules/billing/billing.public';
 import { formatTable, toAccountView, toKeyView } from './cli-views';
 import { HL_COMMANDS } from './hl-commands';
 

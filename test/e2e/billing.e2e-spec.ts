@@ -1,7 +1,7 @@
 import { AccountAdminService } from '../../src/modules/account/account-admin.service';
 import { BillingKeys } from '../../src/modules/billing/billing-keys';
 import { LedgerFlusherService } from '../../src/modules/billing/ledger-flusher.service';
-import { UsageSyncService } from '../../src/modules/usage/usage-sync.service';
+import { UsageSyncService } from '../../src/modules/billing/usage-sync.service';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
 import { eventually, get, waitForFreshWindow } from '../support/http';

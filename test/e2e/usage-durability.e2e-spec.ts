@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
-import { UsageSyncService } from '../../src/modules/usage/usage-sync.service';
+import { UsageSyncService } from '../../src/modules/billing/usage-sync.service';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
 import { get, PUBLIC } from '../support/http';

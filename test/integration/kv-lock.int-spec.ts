@@ -3,7 +3,7 @@ import { KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryData } from '../../src/infra/kv/memory-data';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
-import { tryAcquireLock, withLock } from '../../src/infra/locks/kv-lock';
+import { tryAcquireLock } from '../../src/infra/locks/kv-lock';
 import { uniqueKeyPrefix } from '../support/test-env';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -101,40 +101,6 @@ describe.each([
     it('keeps different lock names independent', async () => {
       expect(await tryAcquireLock(sut, lockName(), LONG_LEASE_MS)).not.toBeNull();
       expect(await tryAcquireLock(sut, lockName(), LONG_LEASE_MS)).not.toBeNull();
-    });
-  });
-
-  describe(withLock.name, () => {
-    it('runs the work under the lock, returns its result and frees the lock', async () => {
-      const name = lockName();
-      let heldDuringWork: boolean | undefined;
-
-      const result = await withLock(sut, name, LONG_LEASE_MS, async () => {
-        heldDuringWork = (await tryAcquireLock(sut, name, LONG_LEASE_MS)) === null;
-        return 42;
-      });
-
-      expect(result).toBe(42);
-      expect(heldDuringWork).toBe(true);
-      expect(await tryAcquireLock(sut, name, LONG_LEASE_MS)).not.toBeNull();
-    });
-
-    it('returns undefined without running the work when the lock is held', async () => {
-      const name = lockName();
-      const holder = await tryAcquireLock(sut, name, LONG_LEASE_MS);
-      const work = jest.fn(async () => 'ran');
-
-      expect(await withLock(sut, name, LONG_LEASE_MS, work)).toBeUndefined();
-      expect(work).not.toHaveBeenCalled();
-      await holder!.release();
-    });
-
-    it('frees the lock when the work throws, and passes the error on', async () => {
-      const name = lockName();
-
-      await expect(withLock(sut, name, LONG_LEASE_MS, async () => Promise.reject(new Error('job failed')))).rejects.toThrow('job failed');
-
-      expect(await tryAcquireLock(sut, name, LONG_LEASE_MS)).not.toBeNull();
     });
   });
 });

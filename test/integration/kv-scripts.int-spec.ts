@@ -1,12 +1,15 @@
-import { ADD_USAGE_SCRIPT, ADMIT_SCRIPT, AdmitReply, AdmitStatus, BALANCE_OFFSET, balanceField, RAISE_SEQ_FLOOR_SCRIPT, REFUND_SCRIPT } from '../../src/modules/billing/admission.scripts';
+import { ADMIT_SCRIPT, AdmitReply, AdmitStatus, BALANCE_OFFSET, balanceField, RAISE_SEQ_FLOOR_SCRIPT, REFUND_SCRIPT } from '../../src/modules/billing/admission.scripts';
 import { ADMIT_FAST_SCRIPT, admitBatch, AdmitCall as ScriptCall } from '../../src/modules/billing/admit-batch';
-import { BillingKeys, USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/modules/billing/billing-keys';
+import { BillingKeys, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/modules/billing/billing-keys';
+import { USAGE_KEY_TTL_MS, UsageMeterKeys } from '../../src/modules/billing/usage-meter.format';
+import { ADD_USAGE_SCRIPT } from '../../src/modules/billing/usage-meter.scripts';
 import { parseLedgerEntry } from '../../src/modules/billing/ledger-entry';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryData } from '../../src/infra/kv/memory-data';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
-import { SPEND_WEIGHT_SCRIPT, SpendReply } from '../../src/providers/hyperliquid/weight-budget';
+import { SPEND_WEIGHT_SCRIPT, SpendReply } from '../../src/providers/kit/request-budget';
+import { ledgerLine } from '../support/ledger-lines';
 import { uniqueKeyPrefix } from '../support/test-env';
 
 /**
@@ -193,8 +196,8 @@ async function credits(kv: KvStore, account: string): Promise<Record<string, str
   return { bal: String(Number(balances[field]) - BALANCE_OFFSET), epoch, period };
 }
 
-const WEIGHT_WINDOW = 'hl:weight:0';
-const HISTORY_WINDOW = 'hl:weight:history:0';
+const WEIGHT_WINDOW = 'budget:hyperliquid:0';
+const HISTORY_WINDOW = 'budget:hyperliquid:history:0';
 const WEIGHT_TTL_MS = 120_000;
 
 /** One spend of the Hyperliquid weight budget: a whole cap of 100 and a history share of 25 unless told otherwise. */
@@ -513,6 +516,20 @@ describe.each([
     });
   });
 
+  describe(`${ledgerLine.name} (test support)`, () => {
+    it('writes every kind of line exactly as the admission scripts do', async () => {
+      await admit(sut, { requestId: req(1), seedMicro: '5000000' });
+      const charged = await admit(sut, { requestId: req(2), seedPeriod: 0, period: 1, nowMs: T0 + 1000 });
+      await admitFull(sut, { requestId: req(3), period: 1, nowMs: T0 + 2000 });
+      await refund(sut, charged, { requestId: req(2) });
+
+      const lines = await sut.lrange(BillingKeys.outbox, 0, -1);
+
+      expect(lines.map((line) => line.split('|')[0])).toEqual(['charge', 'period_reset', 'charge', 'charge', 'void']);
+      expect(lines.map((line) => ledgerLine(parseLedgerEntry(line)!))).toEqual(lines);
+    });
+  });
+
   describe('REFUND_SCRIPT', () => {
     it('gives the credits back and appends a void for the charge, with the balance after it', async () => {
       const reply = await admit(sut, { requestId: req(1), seedMicro: '5000000' });
@@ -610,12 +627,12 @@ describe.each([
   });
 
   describe('ADD_USAGE_SCRIPT', () => {
-    const usageA = BillingKeys.usage('acct-a', 3);
-    const usageB = BillingKeys.usage('acct-b', 0);
+    const usageA = UsageMeterKeys.live('acct-a', 3);
+    const usageB = UsageMeterKeys.live('acct-b', 0);
     const addUsage = () =>
       sut.run(
         ADD_USAGE_SCRIPT,
-        [BillingKeys.usageDirty, usageA, usageB],
+        [UsageMeterKeys.dirty, usageA, usageB],
         ['acct-a:3', 2, 'hl.perp.holders', 3, 3_000_000, 'usage.list', 1, 0, 'acct-b:0', 1, 'account.summary', -1, 0],
       );
 
@@ -625,7 +642,7 @@ describe.each([
 
       expect(await sut.hgetall(usageA)).toEqual({ 'hl.perp.holders': '6', 'hl.perp.holders#credits': '6000000', 'usage.list': '2' });
       expect(await sut.hgetall(usageB)).toEqual({ 'account.summary': '-2' });
-      expect((await sut.spop(BillingKeys.usageDirty, 10)).sort()).toEqual(['acct-a:3', 'acct-b:0']);
+      expect((await sut.spop(UsageMeterKeys.dirty, 10)).sort()).toEqual(['acct-a:3', 'acct-b:0']);
     });
 
     it('gives each usage hash a lease of USAGE_KEY_TTL_MS', async () => {

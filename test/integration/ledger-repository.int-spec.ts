@@ -1,15 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { formatLedgerEntry, LEDGER_REFERENCE_NAMESPACE, LedgerEntry, OutboxBatch } from '../../src/modules/billing/ledger-entry';
+import * as pg from 'pg';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { LEDGER_REFERENCE_NAMESPACE, LedgerEntry, OutboxBatch } from '../../src/modules/billing/ledger-entry';
 import { LedgerRepository } from '../../src/modules/billing/ledger.repository';
+import { ledgerLine } from '../support/ledger-lines';
 import { openTestDb } from '../support/test-db';
 import { uuidV3 } from '../support/uuid-v3';
 
-// Batches of charges go by COPY on PostgreSQL and by the one statement on embedded PGlite: both ways here.
+/**
+ * The test PostgreSQL through a data source that names its driver module, as the embedded database's does
+ * (typeorm-pglite plugs PGlite in that way): the repository then takes the statement path it takes there.
+ */
+async function openTestDbWithDriverModule(): Promise<DataSource> {
+  const db = await openTestDb();
+  const withDriver = new DataSource({ ...db.options, driver: pg } as DataSourceOptions);
+  await db.destroy();
+  return withDriver.initialize();
+}
+
+// Batches of charges go by COPY on PostgreSQL and by the one statement on embedded PGlite: both ways here,
+// each picked by the repository from its data source, as in production.
 describe.each([
-  ['COPY for batches of charges', true],
-  ['the statement only (as on PGlite)', false],
-])(`${LedgerRepository.name}, %s`, (_way, bulkCopy) => {
+  ['COPY for batches of charges', openTestDb],
+  ['the statement only (as on PGlite)', openTestDbWithDriverModule],
+])(`${LedgerRepository.name}, %s`, (_way, openDb) => {
   let db: DataSource;
   let sut: LedgerRepository;
   const write = (lines: string[], fence: { outbox: string; token: string }) => sut.write(OutboxBatch.of(lines), fence);
@@ -20,7 +34,7 @@ describe.each([
   const as = (token: string) => ({ outbox, token });
 
   const line = (overrides: Partial<LedgerEntry> = {}) =>
-    formatLedgerEntry({
+    ledgerLine({
       type: 'charge',
       accountId,
       referenceId: randomUUID(),
@@ -44,8 +58,8 @@ describe.each([
   const balance = async () => (await db.query(`SELECT credit_balance::text AS b, credit_seq::int AS s FROM accounts WHERE id = $1`, [accountId]))[0];
 
   beforeAll(async () => {
-    db = await openTestDb();
-    sut = new LedgerRepository(db, { bulkCopy });
+    db = await openDb();
+    sut = new LedgerRepository(db);
   });
   afterAll(() => db.destroy());
 

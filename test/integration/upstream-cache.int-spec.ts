@@ -2,7 +2,7 @@ import { KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
 import { cacheLookups } from '../../src/infra/metrics/metrics';
-import { UpstreamError } from '../../src/providers/http/upstream.error';
+import { UpstreamError } from '../../src/providers/kit/upstream.error';
 import { ProviderDisabledError } from '../../src/providers/kit/provider-disabled.error';
 import { STALE_LIMIT_MS, UpstreamCache, UpstreamCacheOptions } from '../../src/providers/kit/upstream-cache';
 import { TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';

@@ -1,15 +1,16 @@
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { ApiCaller } from '../../src/modules/account/api-caller';
-import { BillingKeys } from '../../src/modules/billing/billing-keys';
 import { EndpointName } from '../../src/modules/billing/credit-costs';
 import { UsageMeterService } from '../../src/modules/billing/usage-meter.service';
 import { KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
-import { FINALIZE_SCRIPT } from '../../src/modules/usage/usage-sync.scripts';
-import { UsageSyncService } from '../../src/modules/usage/usage-sync.service';
-import { UsageClaim, UsageRepository } from '../../src/modules/usage/usage.repository';
+import { UsageMeterKeys } from '../../src/modules/billing/usage-meter.format';
+import { FINALIZE_SCRIPT } from '../../src/modules/billing/usage-meter.scripts';
+import { UsageSyncService } from '../../src/modules/billing/usage-sync.service';
+import { UsageTotalsService } from '../../src/modules/billing/usage-totals.service';
+import { UsageClaim, UsageRepository } from '../../src/modules/billing/usage.repository';
 import { UsageService } from '../../src/modules/usage/usage.service';
 import { openTestDb } from '../support/test-db';
 import { TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
@@ -64,7 +65,7 @@ function crashingFinalize(kv: KvStore, chance: () => number, failRate: number): 
 /** One service replica: its own in-memory counts, its own sync, its own /usage reader. */
 function replica(kv: KvStore, repository: UsageRepository) {
   const meter = new UsageMeterService(kv, {} as never);
-  return { meter, sync: new UsageSyncService(kv, repository, meter, {} as never), usage: new UsageService(kv, repository, meter) };
+  return { meter, sync: new UsageSyncService(kv, repository, meter, {} as never), usage: new UsageService(new UsageTotalsService(kv, repository, meter)) };
 }
 
 const caller = (accountId: string) => ({ accountId, resetAnchorAt: new Date() }) as ApiCaller;
@@ -166,7 +167,7 @@ describe.each([
     await sync.sync();
     expect(await durable(accountId)).toEqual({ 'hl.perp.holders': holders(4), 'usage.list': usageList(1) });
     expect(await read()).toEqual({ 'hl.perp.holders': holders(4), 'usage.list': usageList(1) });
-    expect(await kv.hgetall(BillingKeys.usageSyncing)).toEqual({});
+    expect(await kv.hgetall(UsageMeterKeys.syncing)).toEqual({});
   });
 
   it('adds every call exactly once across replicas that count, refund, sync, crash and read at the same time', async () => {
@@ -227,6 +228,6 @@ describe.each([
       expect(toTotals(await clean[0].usage.currentPeriod(caller(accountId)))).toEqual(expected);
     }
     expect(reads).toBeGreaterThan(10);
-    expect(await kv.hgetall(BillingKeys.usageSyncing)).toEqual({});
+    expect(await kv.hgetall(UsageMeterKeys.syncing)).toEqual({});
   });
 });

@@ -1,7 +1,7 @@
 import { Wallet } from 'ethers';
 import { AccountAdminService } from '../../src/modules/account/account-admin.service';
 import { AccountEntity } from '../../src/modules/account/entities/account.entity';
-import { Tier } from '../../src/modules/account/tiers';
+import { Tier } from '../../src/modules/billing/tiers';
 import { TestApp } from './create-test-app';
 
 export interface TestAccount {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UpstreamError } from '../../src/providers/http/upstream.error';
+import { UpstreamError } from '../../src/providers/kit/upstream.error';
 
 /** The recorded Hyperliquid responses, in shared/ beside the repository (as on every machine and in CI). */
 export const HL_FIXTURES = resolve(__dirname, '../../..', 'shared/fixtures/hyperliquid');

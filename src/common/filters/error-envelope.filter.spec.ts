@@ -1,6 +1,6 @@
 import { ArgumentsHost, BadRequestException, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { UpstreamError } from '../../providers/http/upstream.error';
+import { UpstreamError } from '../../providers/kit/upstream.error';
 import { ProviderDisabledError } from '../../providers/kit/provider-disabled.error';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';

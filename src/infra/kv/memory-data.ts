@@ -27,7 +27,8 @@ export class MemoryData {
    * Drops every expired key, at most once per SWEEP_INTERVAL_MS, whenever an expiry is set. Reading a key
    * drops it when expired, but the per-minute keys (rate-limit windows, weight windows) are never read
    * after their minute: without this an embedded server would keep one per key and minute for as long as
-   * it runs. Redis expires keys actively as well.
+   * it runs. Redis expires keys actively as well. No timer, so nothing to schedule: the writes that set
+   * expiries drive the sweep, and a store nobody writes to holds nothing new to drop.
    */
   private sweepExpired(): void {
     const now = this.now();

@@ -43,14 +43,3 @@ export async function tryAcquireLock(kv: KvStore, name: string, leaseMs: number)
     release: async () => void (await kv.run(RELEASE_SCRIPT, [key], [token])),
   };
 }
-
-/** Runs `work` under the lock, or returns undefined without running it when another holder has it. */
-export async function withLock<T>(kv: KvStore, name: string, leaseMs: number, work: () => Promise<T>): Promise<T | undefined> {
-  const lock = await tryAcquireLock(kv, name, leaseMs);
-  if (!lock) return undefined;
-  try {
-    return await work();
-  } finally {
-    await lock.release();
-  }
-}

@@ -1,6 +1,6 @@
 import { RequestState, requestState } from '../../common/http/request-state';
 import { ApiCaller } from '../account/api-caller';
-import { Admission } from '../billing/admission.service';
+import type { Admission } from '../billing/billing.public';
 import type { Principal } from './principal';
 
 /** What the access guard and the filter learn about one request as it passes through. */

@@ -1,7 +1,7 @@
 import { Req } from '@nestjs/common';
 import { handlerParamFromRequest } from '../../common/decorators/enveloped.decorator';
 import { ApiCaller } from '../account/api-caller';
-import { microToCredits } from '../billing/credit-units';
+import { microToCredits } from '../billing/billing.public';
 import { callState } from './call-state';
 
 export interface CallerContext {

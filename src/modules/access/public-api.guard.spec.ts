@@ -4,7 +4,7 @@ import { OpenRoute, WalletSessionRoute } from '../../common/auth/audience';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ApiCallerCache } from '../account/api-caller.cache';
-import { AdmissionService } from '../billing/admission.service';
+import { AdmissionService } from '../billing/billing.public';
 import { callState } from './call-state';
 import { principalOf, walletPrincipal } from './principal';
 import { PublicApiGuard } from './public-api.guard';

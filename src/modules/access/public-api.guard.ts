@@ -1,9 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { ApiCallerCache } from '../account/api-caller.cache';
-import { AdmitStatus } from '../billing/admission.scripts';
-import { AdmissionResult, AdmissionService } from '../billing/admission.service';
-import { microToCredits } from '../billing/credit-units';
+import { AdmissionResult, AdmissionService, AdmitStatus, microToCredits } from '../billing/billing.public';
 import { PublicRoute } from './public-endpoint.decorator';
 import { RouteAccess, routeAccessOf } from './route-access';
 import { WALLET_SESSION_VERIFIER, WalletSessionVerifier } from './wallet-session.verifier';

@@ -1,7 +1,7 @@
 import { applyDecorators, Controller } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtraModels, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { CREDIT_COSTS, EndpointName } from '../billing/credit-costs';
+import { CREDIT_COSTS, EndpointName } from '../billing/billing.public';
 import { Audience } from '../../common/auth/audience';
 import { ErrorEnvelopeDto } from '../../common/dto/envelope.dto';
 import { errorResponseHeaders, NO_KEY_NO_RATE_LIMIT_HEADERS } from '../../common/decorators/api-envelope.decorator';

@@ -1,5 +1,5 @@
 import { HttpServer } from '@nestjs/common';
-import { WindowStanding } from '../billing/admission.service';
+import type { WindowStanding } from '../billing/billing.public';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { HEADER } from '../../common/http/response-headers';

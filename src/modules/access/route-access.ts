@@ -1,7 +1,7 @@
 import { ExecutionContext, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { declaredAudienceOf, RouteTarget } from '../../common/auth/audience';
-import { creditCostOf } from '../billing/credit-costs';
+import { creditCostOf } from '../billing/billing.public';
 import { Endpoint, PublicRoute, TakesNoQuery } from './public-endpoint.decorator';
 
 /** A route of the key pipeline: what admission needs of it. */

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { getAddress, isAddress } from 'ethers';
-import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { periodIndexAt } from '../billing/credit-period';
 import { Decimal, toDecimalString } from '../../common/decimal/decimal';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -10,8 +8,7 @@ import { AccountRepository } from './account.repository';
 import { generateApiKey } from './api-key-format';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
-import { CreditTransactionEntity } from './entities/credit-transaction.entity';
-import { isMetered, isTier, Tier, TIERS } from './tiers';
+import { AccountCreditsRepository, isMetered, isTier, Tier, TIERS } from '../billing/billing.public';
 
 export const MAX_ACTIVE_KEYS = 5;
 /** Live balances are integer micro-credits in Redis and Lua: 1e9 credits = 1e15 micro stays exact below 2^53. */
@@ -27,12 +24,15 @@ export interface CreatedApiKey {
 }
 
 /**
- * Operator actions on accounts and keys (the ops CLI and the demo). Every change of balance or tier
- * bumps credit_epoch so each replica re-seeds its live balance within one key-cache TTL.
+ * Operator actions on accounts and keys (the ops CLI and the demo). Changes of balance or tier go through
+ * billing's AccountCreditsRepository, which bumps credit_epoch so each replica re-seeds its live balance.
  */
 @Injectable()
 export class AccountAdminService {
-  constructor(private readonly accounts: AccountRepository) {}
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly credits: AccountCreditsRepository,
+  ) {}
 
   async createAccount({ wallet, tier }: { wallet: string; tier: string }): Promise<AccountEntity> {
     const walletAddress = normalizeWallet(wallet);
@@ -44,10 +44,7 @@ export class AccountAdminService {
       const account = manager.create(AccountEntity, {
         walletAddress,
         tier: validTier,
-        creditBalance: TIERS[validTier].monthlyCredits ?? '0',
-        creditEpoch: 0,
-        creditPeriod: 0,
-        creditSeq: '0',
+        ...this.credits.opening(validTier),
         resetAnchorAt: new Date(),
       });
       return manager.save(account).catch((error: { code?: string }) => {
@@ -70,15 +67,8 @@ export class AccountAdminService {
     const validTier = parseTier(tier);
     return this.accounts.transaction(async (manager) => {
       const account = await this.lockAccount(manager, wallet);
-      const quota = TIERS[validTier].monthlyCredits ?? '0';
-      await this.recordAdjustment(manager, account, quota, `tier set to ${TIERS[validTier].label}`);
-      Object.assign(account, {
-        tier: validTier,
-        creditBalance: quota,
-        creditEpoch: account.creditEpoch + 1,
-        creditPeriod: periodIndexAt(account.resetAnchorAt, new Date()),
-      });
-      return manager.save(account);
+      account.tier = validTier;
+      return this.credits.setBalance(manager, account, { balance: TIERS[validTier].monthlyCredits ?? '0', notes: `tier set to ${TIERS[validTier].label}` });
     });
   }
 
@@ -89,13 +79,7 @@ export class AccountAdminService {
       const account = await this.lockAccount(manager, wallet);
       if (!isMetered(account.tier)) throw new AppError(ErrorCode.FORBIDDEN, 'wallet: Free accounts are not metered; set a paid tier first');
       // The amount is measured against the last settled balance (PostgreSQL), which trails the live one by ~1 s.
-      await this.recordAdjustment(manager, account, balance, `balance set to ${balance} by operator`);
-      Object.assign(account, {
-        creditBalance: balance,
-        creditEpoch: account.creditEpoch + 1,
-        creditPeriod: periodIndexAt(account.resetAnchorAt, new Date()),
-      });
-      return manager.save(account);
+      return this.credits.setBalance(manager, account, { balance, notes: `balance set to ${balance} by operator` });
     });
   }
 
@@ -146,22 +130,6 @@ export class AccountAdminService {
     });
     if (!account) throw AppError.notFound(`account for wallet ${wallet}`);
     return account;
-  }
-
-  private async recordAdjustment(manager: EntityManager, account: AccountEntity, newBalance: string, notes: string) {
-    await manager.save(
-      manager.create(CreditTransactionEntity, {
-        accountId: account.id,
-        type: 'adjustment',
-        amount: toDecimalString(new Decimal(newBalance).minus(account.creditBalance)),
-        balanceAfter: newBalance,
-        referenceType: 'operator',
-        referenceId: randomUUID(),
-        endpoint: null,
-        notes,
-        seq: null,
-      }),
-    );
   }
 }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountCreditsModule } from '../billing/billing.public';
 import { AccountAdminService } from './account-admin.service';
 import { AccountController } from './account.controller';
 import { AccountRepository } from './account.repository';
@@ -6,6 +7,7 @@ import { AccountService } from './account.service';
 import { ApiCallerCache } from './api-caller.cache';
 
 @Module({
+  imports: [AccountCreditsModule],
   controllers: [AccountController],
   providers: [AccountRepository, AccountService, AccountAdminService, ApiCallerCache],
   exports: [ApiCallerCache, AccountAdminService],

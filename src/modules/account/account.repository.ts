@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiCaller } from './api-caller';
-import { creditsToMicro } from '../billing/credit-units';
+import { creditsToMicro } from '../billing/billing.public';
 import { toDecimalString } from '../../common/decimal/decimal';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
-import { CreditTransactionEntity } from './entities/credit-transaction.entity';
 
 interface CallerRow {
   key_hash: string;
@@ -21,7 +20,7 @@ interface CallerRow {
   reset_anchor_at: Date | string;
 }
 
-/** All SQL of the account area: accounts, keys and the credit ledger. */
+/** All SQL of the account area: accounts and keys (credits and the ledger: billing's AccountCreditsRepository). */
 @Injectable()
 export class AccountRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -110,16 +109,6 @@ export class AccountRepository {
 
   findKeyByPrefix(prefix: string): Promise<ApiKeyEntity | null> {
     return this.db.manager.findOne(ApiKeyEntity, { where: { prefix } });
-  }
-
-  /** Newest first, one probe row beyond the page so hasMore needs no count. */
-  listCreditTransactions(accountId: string, offset: number, take: number): Promise<CreditTransactionEntity[]> {
-    return this.db.manager.find(CreditTransactionEntity, {
-      where: { accountId },
-      order: { id: 'DESC' },
-      skip: offset,
-      take,
-    });
   }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { periodAt } from '../billing/credit-period';
 import { CallerContext } from '../access/current-caller.decorator';
 import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
 import { Page, toPageFromProbe } from '../../common/pagination/page.dto';
-import { AccountRepository } from './account.repository';
 import { AccountSummaryDto, CreditBalanceDto } from './dto/account-summary.dto';
 import { CreditTransactionDto, CreditTransactionsQueryDto } from './dto/credit-transaction.dto';
 import { VipEntitlementsDto, VipSubscriptionDto } from './dto/vip.dto';
-import { isMetered, TIERS } from './tiers';
+import { AccountCreditsRepository, isMetered, periodAt, TIERS } from '../billing/billing.public';
 
 /** Reads of the key holder's own account (contract 4.6); identity comes from the key alone. */
 @Injectable()
 export class AccountService {
-  constructor(private readonly accounts: AccountRepository) {}
+  constructor(private readonly credits: AccountCreditsRepository) {}
 
   getSummary({ caller, liveBalance }: CallerContext): AccountSummaryDto {
     return {
@@ -54,7 +52,7 @@ export class AccountService {
 
   async listCreditTransactions({ caller }: CallerContext, { page, limit }: CreditTransactionsQueryDto): Promise<Page<CreditTransactionDto>> {
     assertWithinOffsetCap(page, limit);
-    const rows = await this.accounts.listCreditTransactions(caller.accountId, offsetOf(page, limit), limit + 1);
+    const rows = await this.credits.listTransactions(caller.accountId, offsetOf(page, limit), limit + 1);
     return toPageFromProbe({
       page,
       limit,

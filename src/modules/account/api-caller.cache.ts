@@ -77,6 +77,8 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   onModuleInit() {
+    // Not registry jobs: both serve this process's own cache (its last-used times, its entries), so every
+    // replica runs them, seconds apart, whatever HL_JOBS_ENABLED says and with no job_runs row per round.
     this.touchTimer = setInterval(() => void this.flushLastUsed(), this.config.get('apiKeys.touchIntervalMs', { infer: true }));
     this.touchTimer.unref();
     this.refreshTimer = setInterval(() => void this.refreshInUse(), this.ttlMs / 2);

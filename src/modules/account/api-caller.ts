@@ -1,4 +1,4 @@
-import { Tier } from './tiers';
+import type { Tier } from '../billing/billing.public';
 
 /** Who is calling, as resolved from the x-api-key header (cached; see ApiCallerCache). */
 export interface ApiCaller {

@@ -1,6 +1,6 @@
 import { KvScript } from '../../infra/kv/kv-store';
 import { MemoryData } from '../../infra/kv/memory-data';
-import { USAGE_KEY_TTL_MS, WINDOW_KEY_TTL_MS } from './billing-keys';
+import { WINDOW_KEY_TTL_MS } from './billing-keys';
 
 /** Status codes returned by ADMIT_SCRIPT as the first element. */
 export enum AdmitStatus {
@@ -202,49 +202,6 @@ return bal
     const seq = data.incrBy(seqKey, 1);
     data.rpush(outbox, ['void', accountId, requestId, endpoint, String(cost), after, heldEpoch ?? '-1', heldPeriod ?? '-1', String(seq), nowMs].join('|'));
     return after;
-  },
-};
-
-/**
- * Adds a batch of in-memory usage tallies to the live meters and marks them for the PostgreSQL copy.
- * KEYS: usageDirty, then one usage hash per account and period.
- * ARGV: for each usage hash in KEYS order: its dirty member, the number of endpoints n, then n triples
- *       (endpoint, calls, creditsMicro); credits go to the `<endpoint>#credits` field.
- * Returns how many hashes were touched.
- */
-export const ADD_USAGE_SCRIPT: KvScript<number> = {
-  name: 'add-usage',
-  lua: `
-local i = 1
-for k = 2, #KEYS do
-  local member, n = ARGV[i], tonumber(ARGV[i + 1])
-  i = i + 2
-  for _ = 1, n do
-    local calls, credits = tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
-    if calls ~= 0 then redis.call('HINCRBY', KEYS[k], ARGV[i], calls) end
-    if credits ~= 0 then redis.call('HINCRBY', KEYS[k], ARGV[i] .. '#credits', credits) end
-    i = i + 3
-  end
-  redis.call('PEXPIRE', KEYS[k], ${USAGE_KEY_TTL_MS})
-  redis.call('SADD', KEYS[1], member)
-end
-return #KEYS - 1
-`,
-  local(data, [usageDirty, ...usageKeys], args) {
-    let i = 0;
-    for (const key of usageKeys) {
-      const member = args[i];
-      const n = Number(args[i + 1]);
-      i += 2;
-      for (let j = 0; j < n; j++, i += 3) {
-        const [endpoint, calls, credits] = [args[i], Number(args[i + 1]), Number(args[i + 2])];
-        if (calls !== 0) data.hincrBy(key, endpoint, calls);
-        if (credits !== 0) data.hincrBy(key, `${endpoint}#credits`, credits);
-      }
-      data.pexpire(key, USAGE_KEY_TTL_MS);
-      data.sadd(usageDirty, member);
-    }
-    return usageKeys.length;
   },
 };
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { BoundedMap } from '../../common/memo/bounded-map';
-import { isMetered, TIERS } from '../account/tiers';
+import { isMetered, TIERS } from './tiers';
 import { ApiCaller } from '../account/api-caller';
 import { TurnBatcher, TurnBatcherLimits } from '../../common/async/turn-batcher';
 import { AdmitReply, AdmitStatus, REFUND_SCRIPT } from './admission.scripts';

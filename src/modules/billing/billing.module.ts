@@ -1,13 +1,18 @@
 import { Global, Module } from '@nestjs/common';
 import { AdmissionService } from './admission.service';
-import { LedgerFlusherService } from './ledger-flusher.service';
-import { LedgerRepository } from './ledger.repository';
+import { BillingSyncModule } from './billing-sync.module';
 import { UsageMeterService } from './usage-meter.service';
+import { UsageTotalsService } from './usage-totals.service';
 
-/** Admission (rate limit + credit charge), refunds, the usage meter and the outbox-to-ledger flusher. */
+/**
+ * Admission (rate limit + credit charge) and refunds, the usage meters (counted in memory, flushed to the
+ * KV store) and their totals; the ledger drain and the usage sync in BillingSyncModule. Other modules use
+ * it through billing.public.ts.
+ */
 @Global()
 @Module({
-  providers: [AdmissionService, UsageMeterService, LedgerRepository, LedgerFlusherService],
-  exports: [AdmissionService, UsageMeterService, LedgerFlusherService],
+  imports: [BillingSyncModule],
+  providers: [AdmissionService, UsageMeterService, UsageTotalsService],
+  exports: [AdmissionService, UsageMeterService, UsageTotalsService],
 })
 export class BillingModule {}

@@ -1,12 +1,13 @@
 import { ledgerCopyRows } from './ledger-copy';
-import { formatLedgerEntry, LedgerEntry, OutboxBatch } from './ledger-entry';
+import { ledgerLine } from '../../../test/support/ledger-lines';
+import { LedgerEntry, OutboxBatch } from './ledger-entry';
 
 const A = '11111111-1111-4111-8111-111111111111';
 const B = '22222222-2222-4222-8222-222222222222';
 const AT = Date.UTC(2026, 10, 22, 1, 2, 3, 456);
 
 const charge = (overrides: Partial<LedgerEntry> = {}): string =>
-  formatLedgerEntry({
+  ledgerLine({
     type: 'charge',
     accountId: A,
     referenceId: '0195f5a1-0000-7000-8000-000000000001',

@@ -1,4 +1,5 @@
-import { formatLedgerEntry, LEDGER_FIELD_COUNT, LedgerEntry, OutboxBatch, parseLedgerEntry } from './ledger-entry';
+import { ledgerLine } from '../../../test/support/ledger-lines';
+import { LedgerEntry, OutboxBatch, parseLedgerEntry } from './ledger-entry';
 
 const ACCOUNT = '0b9f3c2e-5d1a-4c6e-9f00-1a2b3c4d5e6f';
 const REQUEST = '019aa8f2-1c3d-7e4f-8a5b-6c7d8e9f0a1b';
@@ -20,21 +21,6 @@ function makeEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   };
 }
 
-describe(formatLedgerEntry.name, () => {
-  const sut = formatLedgerEntry;
-
-  it('writes the ten fields pipe-separated, in the order the Lua scripts write them', () => {
-    expect(sut(makeEntry())).toBe(`charge|${ACCOUNT}|${REQUEST}|hl.perp.holders|-1000000|99999999000000|3|7|42|1800000000000`);
-  });
-
-  it('leaves the endpoint of a period reset empty', () => {
-    const line = sut(makeEntry({ type: 'period_reset', referenceId: 'period:7', endpoint: '', amountMicro: '5000000', balanceAfterMicro: '20000000' }));
-
-    expect(line).toBe(`period_reset|${ACCOUNT}|period:7||5000000|20000000|3|7|42|1800000000000`);
-    expect(line.split('|')).toHaveLength(LEDGER_FIELD_COUNT);
-  });
-});
-
 describe(parseLedgerEntry.name, () => {
   const sut = parseLedgerEntry;
 
@@ -43,7 +29,7 @@ describe(parseLedgerEntry.name, () => {
     ['a void', makeEntry({ type: 'void', amountMicro: '1000000', balanceAfterMicro: '-1' })],
     ['a period reset', makeEntry({ type: 'period_reset', referenceId: 'period:7', endpoint: '', amountMicro: '5000000', balanceAfterMicro: '20000000' })],
   ])('round-trips %s', (_what, entry) => {
-    expect(sut(formatLedgerEntry(entry))).toEqual(entry);
+    expect(sut(ledgerLine(entry))).toEqual(entry);
   });
 
   it('keeps amounts as exact strings', () => {
@@ -75,9 +61,9 @@ describe(parseLedgerEntry.name, () => {
 });
 
 describe(OutboxBatch.name, () => {
-  const charge = formatLedgerEntry(makeEntry({ referenceId: REQUEST }));
-  const other = formatLedgerEntry(makeEntry({ referenceId: OTHER_REQUEST, seq: 43 }));
-  const voided = formatLedgerEntry(makeEntry({ type: 'void', referenceId: REQUEST, seq: 44 }));
+  const charge = ledgerLine(makeEntry({ referenceId: REQUEST }));
+  const other = ledgerLine(makeEntry({ referenceId: OTHER_REQUEST, seq: 43 }));
+  const voided = ledgerLine(makeEntry({ type: 'void', referenceId: REQUEST, seq: 44 }));
 
   it('holds the lines as one text, with their count and the first and last line for the trim', () => {
     const sut = OutboxBatch.of([charge, other, voided]);
@@ -95,7 +81,7 @@ describe(OutboxBatch.name, () => {
   });
 
   it('does not mistake a field that starts with "void|" inside a line for a void line', () => {
-    const line = formatLedgerEntry(makeEntry({ endpoint: 'void' }));
+    const line = ledgerLine(makeEntry({ endpoint: 'void' }));
 
     expect(OutboxBatch.of([charge, line]).hasVoid).toBe(false);
   });

@@ -1,7 +1,8 @@
 /**
  * A ledger entry as it travels through the KV outbox before it becomes (or, for a void, cancels) a
- * credit_transactions row. One pipe-separated line, built the same way by the Lua scripts and their
- * JavaScript twins; amounts are integer micro-credits so Redis can do exact integer arithmetic.
+ * credit_transactions row. One pipe-separated line of these fields in this order, written only by the
+ * admission scripts (Lua and their JavaScript twins); amounts are integer micro-credits so Redis can do
+ * exact integer arithmetic.
  */
 export interface LedgerEntry {
   /** charge: an admitted call; void: that call failed and its charge is cancelled; period_reset: a new month. */
@@ -33,10 +34,6 @@ export const LEDGER_REFERENCE_NAMESPACE = '4f3b4397-13b3-4189-8c7f-e91df7f1ce52'
 const TYPES: ReadonlySet<string> = new Set(['charge', 'void', 'period_reset']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INTEGER = /^-?\d+$/;
-
-export function formatLedgerEntry(e: LedgerEntry): string {
-  return [e.type, e.accountId, e.referenceId, e.endpoint, e.amountMicro, e.balanceAfterMicro, e.epoch, e.period, e.seq, e.atMs].join('|');
-}
 
 /** The entry of a well-formed line, or null: the same rule LedgerRepository applies to a batch it cannot cast. */
 export function parseLedgerEntry(line: string): LedgerEntry | null {

@@ -1,10 +1,11 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
+import { foldBalancesSql } from './account-credits.repository';
 import { LEDGER_COPY_COLUMNS, LedgerCopyRows, ledgerCopyRows } from './ledger-copy';
 import { LEDGER_FIELD_COUNT, OutboxBatch, parseLedgerEntry } from './ledger-entry';
 
@@ -55,12 +56,7 @@ const FOLD_AND_COUNT = `
   newest AS (
     SELECT DISTINCT ON (account_id) account_id, balance_after, epoch, period, seq
       FROM entries WHERE balance_after >= 0 ORDER BY account_id, seq DESC
-  ), folded AS (
-    UPDATE accounts a
-       SET credit_balance = n.balance_after, credit_seq = n.seq,
-           credit_period = GREATEST(a.credit_period, n.period), updated_at = now()
-      FROM newest n
-     WHERE EXISTS (SELECT 1 FROM fence) AND a.id = n.account_id AND a.credit_epoch = n.epoch AND a.credit_seq < n.seq
+  ), folded AS (${foldBalancesSql('newest n', 'EXISTS (SELECT 1 FROM fence)')}
   )
   SELECT (SELECT count(*) FROM inserted)::int AS inserted, (SELECT count(*) FROM entries)::int AS valid,
          EXISTS (SELECT 1 FROM fence) AS fenced`;
@@ -87,22 +83,11 @@ const WRITE_WITH_VOIDS = `WITH ${ENTRIES},
   ), ${FOLD_AND_COUNT}`;
 
 const FENCE = `SELECT 1 FROM ledger_drain WHERE outbox = $1 AND token = $2 FOR SHARE`;
-const FOLD = `
-  UPDATE accounts a
-     SET credit_balance = n.balance_after, credit_seq = n.seq, credit_period = GREATEST(a.credit_period, n.period), updated_at = now()
-    FROM unnest($1::uuid[], $2::numeric[], $3::int[], $4::int[], $5::bigint[]) AS n(account_id, balance_after, epoch, period, seq)
-   WHERE a.id = n.account_id AND a.credit_epoch = n.epoch AND a.credit_seq < n.seq`;
-
-/** How batches of charges reach PostgreSQL; see LedgerRepository. */
-export const LEDGER_WRITE_OPTIONS = Symbol('LEDGER_WRITE_OPTIONS');
-export interface LedgerWriteOptions {
-  /** COPY batches of charges (default: on PostgreSQL, off on embedded PGlite, which has no COPY FROM STDIN here). */
-  bulkCopy?: boolean;
-}
+const FOLD = foldBalancesSql('unnest($1::uuid[], $2::numeric[], $3::int[], $4::int[], $5::bigint[]) AS n(account_id, balance_after, epoch, period, seq)');
 
 /**
  * Writes outbox lines (ledger-entry.ts) into credit_transactions and folds the newest balance into
- * accounts. Two ways, with the same rows and balances:
+ * accounts (foldBalancesSql). Two ways, with the same rows and balances:
  *
  * - a batch of charges only (almost every batch) goes by COPY, in one transaction with the fence and
  *   the fold (ledgerCopyRows): ~6.5 µs of PostgreSQL CPU per row against ~9.2 for the statement below
@@ -125,14 +110,12 @@ export interface LedgerWriteOptions {
  */
 @Injectable()
 export class LedgerRepository {
+  /** COPY batches of charges: on PostgreSQL, not on embedded PGlite, which has no COPY FROM STDIN here. */
   private readonly bulkCopy: boolean;
 
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @Optional() @Inject(LEDGER_WRITE_OPTIONS) options: LedgerWriteOptions = {},
-  ) {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
     // typeorm-pglite plugs PGlite in as the `driver` module of TypeORM's postgres driver.
-    this.bulkCopy = options.bulkCopy ?? !(db.options as { driver?: unknown }).driver;
+    this.bulkCopy = !(db.options as { driver?: unknown }).driver;
   }
 
   /**

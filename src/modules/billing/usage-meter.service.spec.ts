@@ -2,7 +2,7 @@ import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KvArg, KvScript } from '../../infra/kv/kv-store';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
-import { BillingKeys } from './billing-keys';
+import { UsageMeterKeys } from './usage-meter.format';
 import { UsageMeterService } from './usage-meter.service';
 
 const ACCOUNT = '0b9f3c2e-5d1a-4c6e-9f00-1a2b3c4d5e6f';
@@ -35,13 +35,13 @@ describe(UsageMeterService.name, () => {
     sut.count(ACCOUNT, 2, 'hl.perp.holders', 1_000_000);
     sut.count(ACCOUNT, 2, 'hl.perp.holders', 1_000_000);
     sut.count(ACCOUNT, 2, 'usage.list', 0);
-    expect(await kv.hgetall(BillingKeys.usage(ACCOUNT, 2))).toEqual({});
+    expect(await kv.hgetall(UsageMeterKeys.live(ACCOUNT, 2))).toEqual({});
 
     await sut.flush();
 
     expect(kv.runs).toBe(1);
-    expect(await kv.hgetall(BillingKeys.usage(ACCOUNT, 2))).toEqual({ 'hl.perp.holders': '2', 'hl.perp.holders#credits': '2000000', 'usage.list': '1' });
-    expect(await kv.spop(BillingKeys.usageDirty, 10)).toEqual([BillingKeys.usageMember(ACCOUNT, 2)]);
+    expect(await kv.hgetall(UsageMeterKeys.live(ACCOUNT, 2))).toEqual({ 'hl.perp.holders': '2', 'hl.perp.holders#credits': '2000000', 'usage.list': '1' });
+    expect(await kv.spop(UsageMeterKeys.dirty, 10)).toEqual([UsageMeterKeys.member(ACCOUNT, 2)]);
   });
 
   it('takes an uncounted call back out, also after its count was flushed', async () => {
@@ -51,7 +51,7 @@ describe(UsageMeterService.name, () => {
     sut.uncount(ACCOUNT, 0, 'account.summary', 1_000_000);
     await sut.flush();
 
-    expect(await kv.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ 'account.summary': '0', 'account.summary#credits': '0' });
+    expect(await kv.hgetall(UsageMeterKeys.live(ACCOUNT, 0))).toEqual({ 'account.summary': '0', 'account.summary#credits': '0' });
   });
 
   it('keeps the counts of a failed flush for the next one', async () => {
@@ -62,7 +62,7 @@ describe(UsageMeterService.name, () => {
 
     await sut.flush();
 
-    expect(await kv.hgetall(BillingKeys.usage(ACCOUNT, 0))).toEqual({ 'account.summary': '2', 'account.summary#credits': '2000000' });
+    expect(await kv.hgetall(UsageMeterKeys.live(ACCOUNT, 0))).toEqual({ 'account.summary': '2', 'account.summary#credits': '2000000' });
   });
 
   it('does not run the script when nothing was counted', async () => {

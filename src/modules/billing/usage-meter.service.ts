@@ -2,14 +2,9 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShu
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
-import { ADD_USAGE_SCRIPT } from './admission.scripts';
-import { BillingKeys } from './billing-keys';
 import { EndpointName } from './credit-costs';
-
-interface Tally {
-  calls: number;
-  creditsMicro: number;
-}
+import { encodeUsageTallies, UsageTallies } from './usage-meter.format';
+import { ADD_USAGE_SCRIPT } from './usage-meter.scripts';
 
 /**
  * Per-endpoint usage (calls and credits per account and period), counted in memory and added to the
@@ -28,7 +23,7 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
    * accountId -> period -> endpoint -> tally. Nested rather than keyed by `accountId:period`: the keys are
    * strings and numbers the call already holds, so counting a call makes no string to hash.
    */
-  private pending = new Map<string, Map<number, Map<string, Tally>>>();
+  private pending: UsageTallies = new Map();
   private timer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -38,6 +33,7 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
   ) {}
 
   onModuleInit() {
+    // Not a registry job: the tallies are this process's memory, so every replica flushes its own, every second or so.
     this.timer = setInterval(() => void this.flush(), this.config.get('usage.flushIntervalMs', { infer: true }));
     this.timer.unref();
   }
@@ -68,15 +64,7 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
       if (this.pending.size === 0) return;
       const batch = this.pending;
       this.pending = new Map();
-      const keys: string[] = [BillingKeys.usageDirty];
-      const args: Array<string | number> = [];
-      for (const [accountId, periods] of batch) {
-        for (const [period, endpoints] of periods) {
-          keys.push(BillingKeys.usage(accountId, period));
-          args.push(BillingKeys.usageMember(accountId, period), endpoints.size);
-          for (const [endpoint, tally] of endpoints) args.push(endpoint, tally.calls, tally.creditsMicro);
-        }
-      }
+      const { keys, args } = encodeUsageTallies(batch);
       try {
         await this.kv.run(ADD_USAGE_SCRIPT, keys, args);
       } catch (error) {

@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { UsageSyncService } from './usage-sync.service';
 import { UsageController } from './usage.controller';
-import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';
 
+/** The /usage route; the meters behind it are billing's (UsageTotalsService). */
 @Module({
   controllers: [UsageController],
-  providers: [UsageRepository, UsageService, UsageSyncService],
-  exports: [UsageSyncService],
+  providers: [UsageService],
 })
 export class UsageModule {}

@@ -6,7 +6,7 @@ import { AddressInfo } from 'node:net';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE } from '../../infra/kv/kv-store';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
-import { UpstreamError } from '../http/upstream.error';
+import { UpstreamError } from '../kit/upstream.error';
 import { HyperliquidInfoClient } from './hyperliquid-info.client';
 import { HyperliquidModule } from './hyperliquid.module';
 import { SPEND_WEIGHT_SCRIPT } from '../kit/request-budget';

@@ -2,7 +2,6 @@ import { KvStore } from '../../infra/kv/kv-store';
 import { RequestBudget, RequestBudgetOptions } from '../kit/request-budget';
 
 // Re-exported for the KV-script suite, which imports the spend script from here.
-export { SPEND_WEIGHT_SCRIPT, type SpendReply } from '../kit/request-budget';
 
 export const HYPERLIQUID_PROVIDER = 'hyperliquid';
 /** The upstream weighs requests per IP per minute. */

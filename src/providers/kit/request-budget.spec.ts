@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { MemoryData } from '../../infra/kv/memory-data';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { upstreamBudgetRemaining } from '../../infra/metrics/metrics';
-import { UpstreamError } from '../http/upstream.error';
+import { UpstreamError } from './upstream.error';
 import { RequestBudget, SPEND_WEIGHT_SCRIPT } from './request-budget';
 
 const WINDOW_MS = 60_000;

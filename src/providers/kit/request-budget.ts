@@ -1,7 +1,7 @@
 import { abortableDelay } from '../../common/async/abort';
 import { KvScript, KvStore } from '../../infra/kv/kv-store';
 import { upstreamBudgetRemaining } from '../../infra/metrics/metrics';
-import { UpstreamError } from '../http/upstream.error';
+import { UpstreamError } from './upstream.error';
 
 /** Waiters wake up to this much after a window opens, so replicas do not all hit the store at once. */
 const WAKE_JITTER_MS = 250;

@@ -1,4 +1,4 @@
-import { UpstreamError } from '../http/upstream.error';
+import { UpstreamError } from './upstream.error';
 
 /** Plain decimal: optional minus, digits, optional fraction. No exponent, no sign on the right, no bare dot. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;

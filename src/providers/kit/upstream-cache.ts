@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { cacheLookups } from '../../infra/metrics/metrics';
-import { UpstreamError } from '../http/upstream.error';
+import { UpstreamError } from './upstream.error';
 
 /** Contract part 7 rule 2: during an outage the last value, up to about an hour old, stands in for an error. */
 export const STALE_LIMIT_MS = 60 * 60_000;

@@ -3,7 +3,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { upstreamCalls, upstreamDuration, upstreamErrors } from '../../infra/metrics/metrics';
-import { UpstreamError } from '../http/upstream.error';
+import { UpstreamError } from './upstream.error';
 import { RequestBudget } from './request-budget';
 import { SchemaReader } from './schema-reader';
 import { UpstreamHttpClient, UpstreamHttpClientOptions } from './upstream-http.client';

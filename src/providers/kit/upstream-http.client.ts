@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { abortError } from '../../common/async/abort';
 import { upstreamCalls, upstreamDuration, upstreamErrors } from '../../infra/metrics/metrics';
-import { fetchJson, Sleep } from '../http/fetch-json';
-import { UpstreamError } from '../http/upstream.error';
+import { fetchJson, Sleep } from './fetch-json';
+import { UpstreamError } from './upstream.error';
 import { RequestBudget } from './request-budget';
 
 export interface UpstreamHttpClientOptions {

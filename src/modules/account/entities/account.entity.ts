@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { decimalTransformer } from '../../../common/decimal/decimal';
-import { Tier } from '../tiers';
+import type { Tier } from '../../billing/billing.public';
 
 @Entity({ name: 'accounts' })
 export class AccountEntity {

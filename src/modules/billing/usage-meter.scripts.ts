@@ -1,18 +1,57 @@
 import { KvScript } from '../../infra/kv/kv-store';
+import { CLAIM_BATCH, CLAIM_PREV, CLAIM_SYNCED, CREDITS_FIELD_SUFFIX, USAGE_KEY_TTL_MS } from './usage-meter.format';
 
 /**
- * The KV side of moving usage deltas to PostgreSQL. Per meter (account and period) there are two hashes:
- * the live delta `L` that flushes add to, and the claim `C`: a delta taken out of `L`, tagged with a fresh
- * batch id (`#batch`) and the batch before it on this meter (`#prev`, '' when the store has no record of
- * one), while it is added to usage_counters (`#synced` '0'); after that just the batch id of the last one
- * added (`#synced` '1'). A meter has at most one claim in flight, so the batches form a chain that
- * PostgreSQL follows: it adds a claim only when the claim's predecessor is the last batch it added.
+ * The usage meters' scripts (key names and layout: usage-meter.format.ts). Flushes add to a meter's live
+ * delta `L`; a sync moves it to PostgreSQL through the claim `C`: a delta taken out of `L`, tagged with a
+ * fresh batch id (CLAIM_BATCH) and the batch before it on this meter (CLAIM_PREV, '' when the store has no
+ * record of one), while it is added to usage_counters (CLAIM_SYNCED '0'); after that just the batch id of
+ * the last one added (CLAIM_SYNCED '1'). A meter has at most one claim in flight, so the batches form a
+ * chain that PostgreSQL follows: it adds a claim only when the claim's predecessor is the last batch it added.
  */
 
-/** Field names of a claim that are not endpoint counts (endpoint names never start with '#'). */
-export const CLAIM_BATCH = '#batch';
-export const CLAIM_PREV = '#prev';
-export const CLAIM_SYNCED = '#synced';
+/**
+ * Adds a batch of in-memory usage tallies to the live meters and marks them for the PostgreSQL copy.
+ * KEYS: the dirty set, then the live delta of each account and period.
+ * ARGV: for each usage hash in KEYS order: its dirty member, the number of endpoints n, then n triples
+ *       (endpoint, calls, creditsMicro); credits go to the endpoint's credits field (usage-meter.format.ts).
+ * Returns how many hashes were touched.
+ */
+export const ADD_USAGE_SCRIPT: KvScript<number> = {
+  name: 'add-usage',
+  lua: `
+local i = 1
+for k = 2, #KEYS do
+  local member, n = ARGV[i], tonumber(ARGV[i + 1])
+  i = i + 2
+  for _ = 1, n do
+    local calls, credits = tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
+    if calls ~= 0 then redis.call('HINCRBY', KEYS[k], ARGV[i], calls) end
+    if credits ~= 0 then redis.call('HINCRBY', KEYS[k], ARGV[i] .. '${CREDITS_FIELD_SUFFIX}', credits) end
+    i = i + 3
+  end
+  redis.call('PEXPIRE', KEYS[k], ${USAGE_KEY_TTL_MS})
+  redis.call('SADD', KEYS[1], member)
+end
+return #KEYS - 1
+`,
+  local(data, [usageDirty, ...usageKeys], args) {
+    let i = 0;
+    for (const key of usageKeys) {
+      const member = args[i];
+      const n = Number(args[i + 1]);
+      i += 2;
+      for (let j = 0; j < n; j++, i += 3) {
+        const [endpoint, calls, credits] = [args[i], Number(args[i + 1]), Number(args[i + 2])];
+        if (calls !== 0) data.hincrBy(key, endpoint, calls);
+        if (credits !== 0) data.hincrBy(key, `${endpoint}${CREDITS_FIELD_SUFFIX}`, credits);
+      }
+      data.pexpire(key, USAGE_KEY_TTL_MS);
+      data.sadd(usageDirty, member);
+    }
+    return usageKeys.length;
+  },
+};
 
 /** What CLAIM_SCRIPT hands back per meter: [] when there was nothing to move, else the claim's fields flattened. */
 export type ClaimReply = string[][];
@@ -174,11 +213,4 @@ export const READ_METER_SCRIPT: KvScript<[string[], string[]]> = {
 /** HGETALL's reply shape (field, value, field, value, ...), as Redis gives it. */
 function flatten(hash: Record<string, string>): string[] {
   return Object.entries(hash).flat();
-}
-
-/** The reverse of flatten. */
-export function unflatten(fields: string[]): Record<string, string> {
-  const hash: Record<string, string> = {};
-  for (let i = 0; i + 1 < fields.length; i += 2) hash[fields[i]] = fields[i + 1];
-  return hash;
 }

@@ -1,25 +1,28 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
-import { BillingKeys, USAGE_KEY_TTL_MS } from '../billing/billing-keys';
-import { UsageMeterService } from '../billing/usage-meter.service';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
+import { usageSyncFailures, usageSyncLag } from '../../infra/metrics/metrics';
 import { ThrottledErrorLog } from './throttled-error-log';
-import { parseUsageHash } from './usage-meter';
-import { CLAIM_BATCH, CLAIM_PREV, CLAIM_SCRIPT, FINALIZE_SCRIPT, REROOT_SCRIPT, TAKE_DIRTY_SCRIPT, unflatten } from './usage-sync.scripts';
+import {
+  CLAIM_BATCH,
+  CLAIM_PREV,
+  decodeUsageHash,
+  hashOfReply,
+  meterOfMember,
+  USAGE_KEY_TTL_MS,
+  UsageMeterId,
+  UsageMeterKeys,
+} from './usage-meter.format';
+import { UsageMeterService } from './usage-meter.service';
+import { CLAIM_SCRIPT, FINALIZE_SCRIPT, REROOT_SCRIPT, TAKE_DIRTY_SCRIPT } from './usage-meter.scripts';
 import { UsageClaim, UsageRepository } from './usage.repository';
 
 // Meters moved per round of a run; a run takes rounds until no meter is left dirty.
 const MEMBERS_PER_ROUND = 500;
 // A store that stays down fails every run: one log line per minute says so.
 const FAILURE_LOG_INTERVAL_MS = 60_000;
-
-interface Meter {
-  member: string;
-  accountId: string;
-  period: number;
-}
 
 /**
  * Moves the usage counted in the KV store since the last run into usage_counters, adding it there. The KV
@@ -36,6 +39,8 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
   private readonly failures = new ThrottledErrorLog(this.logger, 'usage sync', FAILURE_LOG_INTERVAL_MS);
   private timer?: NodeJS.Timeout;
   private running: Promise<void> = Promise.resolve();
+  /** When this replica last completed a run (its start until the first one): what usage_sync_lag_seconds counts from. */
+  private lastSyncedAt = Date.now();
 
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
@@ -45,6 +50,8 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
   ) {}
 
   onModuleInit() {
+    // Not a registry job: it must run on every replica whatever HL_JOBS_ENABLED says (on the in-process store
+    // each replica's meters are its own), every few seconds, with no job_runs row per run.
     this.timer = setInterval(() => void this.sync(), this.config.get('usage.syncIntervalMs', { infer: true }));
     this.timer.unref();
   }
@@ -55,7 +62,8 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
 
   /**
    * After the HTTP server closed (so no call is counted any more) and before the KV store and the
-   * database close (global modules shut down after this one): this replica's last counts, then the move.
+   * database close (see BillingSyncModule):
+   * this replica's last counts, then the move.
    * On the in-process store this is what carries the usage over a restart.
    */
   async onApplicationShutdown() {
@@ -63,7 +71,10 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
     await this.sync();
   }
 
-  /** One run at a time per replica (the timer's and an explicit one); never rejects: a failure is logged. */
+  /**
+   * One run at a time per replica (the timer's and an explicit one); never rejects: a failure is counted
+   * (usage_sync_failures_total) and logged at most once per FAILURE_LOG_INTERVAL_MS.
+   */
   sync(): Promise<void> {
     this.running = this.running.then(() => this.run());
     return this.running;
@@ -76,16 +87,19 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
   private async run(): Promise<void> {
     try {
       for (;;) {
-        const taken = await this.kv.run(TAKE_DIRTY_SCRIPT, [BillingKeys.usageDirty, BillingKeys.usageSyncing], [MEMBERS_PER_ROUND]);
-        const syncing = Object.keys(await this.kv.hgetall(BillingKeys.usageSyncing));
+        const taken = await this.kv.run(TAKE_DIRTY_SCRIPT, [UsageMeterKeys.dirty, UsageMeterKeys.syncing], [MEMBERS_PER_ROUND]);
+        const syncing = Object.keys(await this.kv.hgetall(UsageMeterKeys.syncing));
         for (let i = 0; i < syncing.length; i += MEMBERS_PER_ROUND) await this.move(syncing.slice(i, i + MEMBERS_PER_ROUND));
         if (taken.length < MEMBERS_PER_ROUND) break;
       }
+      this.lastSyncedAt = Date.now();
       this.failures.succeeded();
     } catch (error) {
       // The members stay in the syncing hash (and any claim in the KV store) for the next run.
+      usageSyncFailures.inc();
       this.failures.failed(error);
     }
+    usageSyncLag.set((Date.now() - this.lastSyncedAt) / 1000);
   }
 
   /**
@@ -94,18 +108,18 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
    * live delta too.
    */
   private async move(members: string[], pass = 1): Promise<void> {
-    const meters = members.map(toMeter).filter((m): m is Meter => m !== undefined);
+    const meters = members.map(meterOfMember).filter((m): m is UsageMeterId => m !== undefined);
     if (meters.length === 0) return;
     const batchIds = meters.map(() => randomUUID());
     const replies = await this.kv.run(CLAIM_SCRIPT, meterKeys(meters), [...meters.flatMap((m, i) => [m.member, batchIds[i]]), USAGE_KEY_TTL_MS]);
 
-    const claims: Array<UsageClaim & { meter: Meter }> = [];
+    const claims: Array<UsageClaim & { meter: UsageMeterId }> = [];
     const again: string[] = [];
     meters.forEach((meter, i) => {
       if (replies[i].length === 0) return;
-      const hash = unflatten(replies[i]);
+      const hash = hashOfReply(replies[i]);
       const { accountId, period } = meter;
-      const counts = parseUsageHash(accountId, period, hash);
+      const counts = decodeUsageHash(accountId, period, hash);
       claims.push({ meter, accountId, period, batchId: hash[CLAIM_BATCH], prevBatchId: hash[CLAIM_PREV] || null, counts });
       if (hash[CLAIM_BATCH] !== batchIds[i]) again.push(meter.member);
     });
@@ -114,7 +128,7 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
     const added = claims.filter((c) => !orphans.has(c.batchId));
     const stranded = claims.filter((c) => orphans.has(c.batchId));
     if (stranded.length > 0) {
-      const rerooted = await this.kv.run(REROOT_SCRIPT, stranded.map((c) => BillingKeys.usageClaim(c.accountId, c.period)), stranded.map((c) => c.batchId));
+      const rerooted = await this.kv.run(REROOT_SCRIPT, stranded.map((c) => UsageMeterKeys.claim(c.accountId, c.period)), stranded.map((c) => c.batchId));
       if (rerooted > 0) this.logger.warn(`${rerooted} usage deltas did not follow the last batch PostgreSQL added; adding them by their own id`);
       again.push(...stranded.map((c) => c.meter.member));
     }
@@ -126,14 +140,6 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
 }
 
 /** The syncing hash, then the live delta and the claim of each meter, as the scripts take them. */
-function meterKeys(meters: Meter[]): string[] {
-  return [BillingKeys.usageSyncing, ...meters.flatMap((m) => [BillingKeys.usage(m.accountId, m.period), BillingKeys.usageClaim(m.accountId, m.period)])];
-}
-
-/** `<accountId>:<period>`, as BillingKeys.usageMember builds it; anything else is not a meter. */
-function toMeter(member: string): Meter | undefined {
-  const at = member.lastIndexOf(':');
-  const period = Number(member.slice(at + 1));
-  if (at <= 0 || !Number.isInteger(period)) return undefined;
-  return { member, accountId: member.slice(0, at), period };
+function meterKeys(meters: UsageMeterId[]): string[] {
+  return [UsageMeterKeys.syncing, ...meters.flatMap((m) => [UsageMeterKeys.live(m.accountId, m.period), UsageMeterKeys.claim(m.accountId, m.period)])];
 }

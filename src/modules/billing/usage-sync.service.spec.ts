@@ -1,9 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { BillingKeys } from '../billing/billing-keys';
-import { UsageMeterService } from '../billing/usage-meter.service';
+import { Counter, Gauge } from 'prom-client';
 import { KvArg, KvScript } from '../../infra/kv/kv-store';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
-import { FINALIZE_SCRIPT } from './usage-sync.scripts';
+import { usageSyncFailures, usageSyncLag } from '../../infra/metrics/metrics';
+import { UsageMeterKeys } from './usage-meter.format';
+import { UsageMeterService } from './usage-meter.service';
+import { FINALIZE_SCRIPT } from './usage-meter.scripts';
 import { UsageSyncService } from './usage-sync.service';
 import { UsageClaim, UsageRepository } from './usage.repository';
 
@@ -83,8 +85,8 @@ describe(UsageSyncService.name, () => {
     expect(repository.totals.size).toBe(1_234);
     expect(repository.totals.get('account-1233:3:hl.perp.holders')).toEqual({ calls: 1_234, creditsMicro: 2_468_000_000n });
     expect(repository.adds).toBe(3);
-    expect(await kv.hgetall(BillingKeys.usage('account-1233', 3))).toEqual({});
-    expect(await kv.hgetall(BillingKeys.usageSyncing)).toEqual({});
+    expect(await kv.hgetall(UsageMeterKeys.live('account-1233', 3))).toEqual({});
+    expect(await kv.hgetall(UsageMeterKeys.syncing)).toEqual({});
   });
 
   it('adds to the totals rather than replacing them, so a store that starts empty keeps the history', async () => {
@@ -160,4 +162,27 @@ describe(UsageSyncService.name, () => {
 
     expect(Logger.prototype.error).toHaveBeenCalledWith(expect.stringContaining('usage sync failed: database down'));
   });
+
+  it('counts a failed run, and reports as its lag the time since this replica last synced', async () => {
+    const failuresBefore = await counterValue(usageSyncFailures);
+    const startedAt = Date.now();
+    await call('a', 1);
+    repository.failNext = true;
+    jest.spyOn(Date, 'now').mockReturnValue(startedAt + 30_000);
+
+    await sut.sync();
+
+    expect(await counterValue(usageSyncFailures)).toBe(failuresBefore + 1);
+    expect(await counterValue(usageSyncLag)).toBeGreaterThanOrEqual(30);
+
+    await sut.sync();
+
+    expect(await counterValue(usageSyncFailures)).toBe(failuresBefore + 1);
+    expect(await counterValue(usageSyncLag)).toBe(0);
+  });
 });
+
+/** The value of an unlabelled series (shared by every app in this process: compare before and after). */
+async function counterValue(metric: Counter | Gauge): Promise<number> {
+  return (await metric.get()).values[0]?.value ?? 0;
+}

@@ -1,14 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-
-export interface UsageCount {
-  accountId: string;
-  period: number;
-  endpoint: string;
-  calls: number;
-  creditsMicro: string;
-}
+import { UsageCount } from './usage-meter.format';
 
 /** One meter's delta taken from the KV store, under the batch id that makes adding it idempotent. */
 export interface UsageClaim {

@@ -1,0 +1,99 @@
+/**
+ * The usage meters in the KV store: the one place that knows their key names and hash layout (the
+ * scripts in usage-meter.scripts.ts build their Lua from these names).
+ *
+ * Per account and usage period:
+ * - the live delta `usage:delta:<account>:<period>`: `<endpoint>` -> calls and `<endpoint>#credits` ->
+ *   micro-credits counted since the last sync (a delta, not a total: the totals are in usage_counters).
+ *   Named apart from the `usage:<account>:<period>` totals older versions kept, so those are never added
+ *   as deltas.
+ * - the claim `usage:claim:<account>:<period>`: a delta on its way to usage_counters, with the fields
+ *   CLAIM_BATCH, CLAIM_PREV and CLAIM_SYNCED (endpoint names never start with '#').
+ * - its member `<account>:<period>`, in the dirty set (deltas to move) and the syncing hash (moving).
+ */
+export const UsageMeterKeys = {
+  live: (accountId: string, period: number) => `usage:delta:${accountId}:${period}`,
+  claim: (accountId: string, period: number) => `usage:claim:${accountId}:${period}`,
+  member: (accountId: string, period: number) => `${accountId}:${period}`,
+  dirty: 'usage:delta:dirty',
+  /** Members taken from the dirty set whose delta is not yet in usage_counters (a hash: member -> '1'). */
+  syncing: 'usage:delta:syncing',
+} as const;
+
+/** A usage delta outlives the longest month even if no sync runs; normally it moves within one sync interval. */
+export const USAGE_KEY_TTL_MS = 45 * 24 * 3600 * 1000;
+
+/** Suffix of the field that holds an endpoint's micro-credits (the endpoint's own field holds its calls). */
+export const CREDITS_FIELD_SUFFIX = '#credits';
+
+/** Claim fields that are not endpoint counts: its batch id, the batch before it, and '0'/'1' for synced. */
+export const CLAIM_BATCH = '#batch';
+export const CLAIM_PREV = '#prev';
+export const CLAIM_SYNCED = '#synced';
+
+export interface UsageMeterId {
+  member: string;
+  accountId: string;
+  period: number;
+}
+
+/** The meter a member names (see UsageMeterKeys.member); undefined for anything else. */
+export function meterOfMember(member: string): UsageMeterId | undefined {
+  const at = member.lastIndexOf(':');
+  const period = Number(member.slice(at + 1));
+  if (at <= 0 || !Number.isInteger(period)) return undefined;
+  return { member, accountId: member.slice(0, at), period };
+}
+
+export interface UsageCount {
+  accountId: string;
+  period: number;
+  endpoint: string;
+  calls: number;
+  creditsMicro: string;
+}
+
+/** Usage counted in memory, by account, then period, then endpoint. */
+export type UsageTallies = Map<string, Map<number, Map<string, { calls: number; creditsMicro: number }>>>;
+
+/** ADD_USAGE_SCRIPT's keys and arguments for a batch of tallies (see that script). */
+export function encodeUsageTallies(tallies: UsageTallies): { keys: string[]; args: Array<string | number> } {
+  const keys: string[] = [UsageMeterKeys.dirty];
+  const args: Array<string | number> = [];
+  for (const [accountId, periods] of tallies) {
+    for (const [period, endpoints] of periods) {
+      keys.push(UsageMeterKeys.live(accountId, period));
+      args.push(UsageMeterKeys.member(accountId, period), endpoints.size);
+      for (const [endpoint, tally] of endpoints) args.push(endpoint, tally.calls, tally.creditsMicro);
+    }
+  }
+  return { keys, args };
+}
+
+/**
+ * Reads a live delta or a claim into counts; the claim's own fields are not counts. Deltas may be
+ * negative or zero (a failed call is taken back out), so nothing is dropped here.
+ */
+export function decodeUsageHash(accountId: string, period: number, hash: Record<string, string>): UsageCount[] {
+  const counts = new Map<string, UsageCount>();
+  const countFor = (endpoint: string) => {
+    let count = counts.get(endpoint);
+    if (!count) {
+      count = { accountId, period, endpoint, calls: 0, creditsMicro: '0' };
+      counts.set(endpoint, count);
+    }
+    return count;
+  };
+  for (const [field, value] of Object.entries(hash)) {
+    if (field.endsWith(CREDITS_FIELD_SUFFIX)) countFor(field.slice(0, -CREDITS_FIELD_SUFFIX.length)).creditsMicro = value;
+    else if (!field.startsWith('#')) countFor(field).calls = Number(value);
+  }
+  return [...counts.values()];
+}
+
+/** HGETALL's reply (field, value, field, value, ...), as Redis gives it and the scripts hand it back, as a hash. */
+export function hashOfReply(fields: string[]): Record<string, string> {
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) hash[fields[i]] = fields[i + 1];
+  return hash;
+}
