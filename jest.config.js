@@ -2,7 +2,17 @@
 const transform = {
   '^.+\\.ts$': [
     'ts-jest',
-    { tsconfig: { isolatedModules: true, experimentalDecorators: true, emitDecoratorMetadata: true, target: 'ES2022', module: 'commonjs', esModuleInterop: true, strict: true } },
+    {
+      tsconfig: {
+        isolatedModules: true,
+        experimentalDecorators: true,
+        emitDecoratorMetadata: true,
+        target: 'ES2022',
+        module: 'commonjs',
+        esModuleInterop: true,
+        strict: true,
+      },
+    },
   ],
 };
 const common = {

@@ -1,9 +1,10 @@
-import { INestApplication, LogLevel, PayloadTooLargeException } from '@nestjs/common';
+import { INestApplication, LoggerService, PayloadTooLargeException } from '@nestjs/common';
 import { AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Server } from 'node:http';
+import { Server, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { AppModule, ModuleImport } from './app.module';
 import { configureApp } from './app.setup';
 import { BODY_TOO_LARGE } from './common/http/body-error-message';
@@ -15,24 +16,28 @@ import { HEADER } from './common/http/response-headers';
 import { ErrorEnvelopeDto } from './common/dto/envelope.dto';
 import { ERROR_STATUS, ErrorCode } from './common/errors/error-code';
 import { AppConfig } from './config/app.config';
+import { createAppLogger } from './infra/logging/app-logger';
+import { requestContext } from './infra/logging/request-context';
+import { HttpRequestRecorder, UNMATCHED_ROUTE } from './infra/metrics/http-request-series';
+import { httpRequests } from './infra/metrics/metrics';
 
 /** How often node looks for requests past their headers or request timeout (its default is 30 s). */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
-
-const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
  * The one place that knows which HTTP adapter runs: everything else goes through Nest's abstractions
  * and the node request/response underneath, so HTTP_ADAPTER=fastify is a configuration switch.
  */
 export interface CreateAppOptions {
-  logger?: boolean;
+  /** false: silent (tests); a LoggerService: that one (tests read its lines); otherwise LOG_FORMAT's pino logger. */
+  logger?: boolean | LoggerService;
   /** Modules mounted beside the app's own (tests add test-only routes and providers this way). */
   imports?: ModuleImport[];
 }
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<INestApplication> {
-  const logger = options.logger === false ? false : LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(config.logLevel) + 1);
+  const logger = options.logger === false ? false : typeof options.logger === 'object' ? options.logger : createAppLogger(config);
+  const metrics = config.metrics.enabled ? httpRequests.recorder(config.http.adapter) : undefined;
   const module = AppModule.register(config, options.imports);
   // No Nest middleware exists (the request id is the hook below), so Fastify's @fastify/middie would only
   // cost every request a pass through its runner.
@@ -45,18 +50,48 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // A body declared over the limit is refused here, before anything waits for it: a client that declares
   // one and sends nothing would otherwise hold the connection until the request timeout. The error
   // filter answers 413 in the envelope and closes the connection.
+  // With LOG_REQUEST_CONTEXT the rest of the request runs inside its log context (every line it causes
+  // carries its id). On Express the response is counted when it finishes; Fastify counts in the onResponse
+  // hook Nest always installs, so no hook is added.
+  const logContext = config.logRequestContext;
+  const countOnFinish = config.http.adapter === 'express' ? metrics : undefined;
   adapter.setOnRequestHook((req: unknown, res: unknown, done: (error?: unknown) => void) => {
-    adapter.setHeader(res, HEADER.requestId, requestState(req).requestId);
+    const state = requestState(req);
+    adapter.setHeader(res, HEADER.requestId, state.requestId);
+    if (countOnFinish) countWhenFinished(countOnFinish, req as ExpressRequest, res as ServerResponse);
     const declared = rawRequest(req).headers['content-length'];
-    if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) done(new PayloadTooLargeException(BODY_TOO_LARGE));
-    else done();
+    const tooLarge = declared !== undefined && Number(declared) > MAX_BODY_BYTES ? new PayloadTooLargeException(BODY_TOO_LARGE) : undefined;
+    if (logContext) requestContext.run(state, done, tooLarge);
+    else done(tooLarge);
   });
+  if (metrics && config.http.adapter === 'fastify') {
+    adapter.setOnResponseHook((request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      metrics.record(request.is404 ? UNMATCHED_ROUTE : request.routeOptions.url!, request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   // Body parsers are ours (useBodyParsers): one limit on both adapters, and errors in our words.
   const app = await NestFactory.create(module, adapter, { logger, bodyParser: false });
   setServerTimeouts(app.getHttpServer() as Server, config);
   if (config.http.adapter === 'express') listenForClientErrors(app);
   useBodyParsers(app, config.http.adapter);
   return configureApp(app);
+}
+
+/** What Express leaves on its request: the matched route (its template) stays there once the response is sent. */
+interface ExpressRequest {
+  method: string;
+  baseUrl: string;
+  route?: { path: string };
+}
+
+/** One listener per response; the route is read at the end, once Express has matched it (or not). */
+function countWhenFinished(metrics: HttpRequestRecorder, req: ExpressRequest, res: ServerResponse): void {
+  const start = performance.now();
+  res.on('finish', () => {
+    const route = req.route ? (req.baseUrl ? req.baseUrl + req.route.path : req.route.path) : UNMATCHED_ROUTE;
+    metrics.record(route, req.method, res.statusCode, (performance.now() - start) / 1000);
+  });
 }
 
 /**

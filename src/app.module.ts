@@ -16,6 +16,7 @@ import { UsageModule } from './modules/usage/usage.module';
 import { JobsModule } from './jobs/jobs.module';
 import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
 import { OpsModule } from './modules/ops/ops.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
 
 export type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
@@ -43,6 +44,7 @@ export class AppModule {
         JobsModule,
         HlJobsModule,
         OpsModule,
+        ...(config.metrics.enabled ? [MetricsModule] : []),
         ...extraImports,
       ],
       providers: [

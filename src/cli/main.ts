@@ -42,7 +42,7 @@ async function main(): Promise<number> {
       loadDotEnv();
       const config = loadAppConfigOrExit();
       // The CLI runs one job on demand (job:run); it never starts the schedule.
-      return withApp({ ...config, hlJobs: { ...config.hlJobs, enabled: false } }, debug, work);
+      return withApp({ ...config, jobs: { ...config.jobs, enabled: false } }, debug, work);
     },
   });
 }

@@ -1,4 +1,4 @@
-import { loadAppConfig } from './app.config';
+import { loadAppConfig, SCHEDULED_JOBS } from './app.config';
 import { ConfigurationError } from './env.validation';
 
 describe('loadAppConfig: redis', () => {
@@ -138,5 +138,80 @@ describe('loadAppConfig: positions polling', () => {
 
   it.each(['-1', '86400001', '1.5', 'hourly'])('refuses HL_FULL_READ_INTERVAL_MS=%s, naming the variable', (text) => {
     expect(() => loadAppConfig({ HL_FULL_READ_INTERVAL_MS: text })).toThrow(/HL_FULL_READ_INTERVAL_MS/);
+  });
+});
+
+describe('loadAppConfig: job schedules', () => {
+  it('switches every job on, on the cadences it always had, unless told otherwise', () => {
+    const { jobs } = loadAppConfig({});
+
+    expect(jobs.enabled).toBe(true);
+    expect(Object.keys(jobs.schedules)).toEqual([...SCHEDULED_JOBS]);
+    expect(Object.values(jobs.schedules).every((schedule) => schedule.enabled)).toBe(true);
+    expect(jobs.schedules['hl.markets'].intervalMs).toBe(30_000);
+    expect(jobs.schedules['hl.fills'].intervalMs).toBe(10_000);
+    expect(jobs.schedules['housekeeping.job-runs'].intervalMs).toBe(600_000);
+  });
+
+  it("reads each job's own switch and cadence as <JOB>_ENABLED and <JOB>_INTERVAL_MS", () => {
+    const { schedules } = loadAppConfig({ HL_MIDS_ENABLED: 'false', HL_FILLS_INTERVAL_MS: '45000', HOUSEKEEPING_JOB_RUNS_INTERVAL_MS: '60000' }).jobs;
+
+    expect(schedules['hl.mids']).toEqual({ enabled: false, intervalMs: 3000 });
+    expect(schedules['hl.trades']).toEqual({ enabled: true, intervalMs: 10_000 });
+    expect(schedules['hl.fills']).toEqual({ enabled: true, intervalMs: 45_000 });
+    expect(schedules['housekeeping.job-runs']).toEqual({ enabled: true, intervalMs: 60_000 });
+  });
+
+  it('keeps the markets job at twice the snapshot cadence unless it has its own', () => {
+    expect(loadAppConfig({ HL_SNAPSHOT_INTERVAL_MS: '20000' }).jobs.schedules['hl.markets'].intervalMs).toBe(40_000);
+    expect(loadAppConfig({ HL_SNAPSHOT_INTERVAL_MS: '20000', HL_MARKETS_INTERVAL_MS: '90000' }).jobs.schedules['hl.markets'].intervalMs).toBe(90_000);
+  });
+
+  it('turns off every hl.* job with HL_JOBS_ENABLED=false, and only those', () => {
+    const { schedules } = loadAppConfig({ HL_JOBS_ENABLED: 'false' }).jobs;
+
+    const on = Object.entries(schedules).filter(([, schedule]) => schedule.enabled).map(([name]) => name);
+    expect(on).toEqual(['housekeeping.job-runs']);
+  });
+
+  it('turns the whole schedule off with JOBS_ENABLED=false, leaving each switch as configured', () => {
+    const { jobs } = loadAppConfig({ JOBS_ENABLED: 'false' });
+
+    expect(jobs.enabled).toBe(false);
+    expect(jobs.schedules['hl.snapshot'].enabled).toBe(true);
+  });
+
+  it.each([
+    ['HL_SNAPSHOT_ENABLED', 'maybe'],
+    ['HOUSEKEEPING_JOB_RUNS_ENABLED', 'on'],
+    ['HOUSEKEEPING_JOB_RUNS_INTERVAL_MS', '999'],
+    ['HL_MARKETS_INTERVAL_MS', 'hourly'],
+  ])('refuses %s=%s, naming the variable', (name, text) => {
+    expect(() => loadAppConfig({ [name]: text })).toThrow(new RegExp(name));
+  });
+});
+
+describe('loadAppConfig: logs and metrics', () => {
+  it('logs JSON in production and readable lines elsewhere, unless LOG_FORMAT says', () => {
+    const secret = { CURSOR_SECRET: 'a-cursor-secret-of-32-characters' };
+    expect(loadAppConfig({ NODE_ENV: 'production', ...secret }).logFormat).toBe('json');
+    expect(loadAppConfig({ NODE_ENV: 'development' }).logFormat).toBe('pretty');
+    expect(loadAppConfig({ NODE_ENV: 'test' }).logFormat).toBe('pretty');
+    expect(loadAppConfig({ NODE_ENV: 'production', LOG_FORMAT: 'pretty', ...secret }).logFormat).toBe('pretty');
+    expect(loadAppConfig({ NODE_ENV: 'development', LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => loadAppConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+
+  it('follows a request through its log lines except in production, where it costs the billed route, unless told', () => {
+    const secret = { CURSOR_SECRET: 'a-cursor-secret-of-32-characters' };
+    expect(loadAppConfig({}).logRequestContext).toBe(true);
+    expect(loadAppConfig({ NODE_ENV: 'production', ...secret }).logRequestContext).toBe(false);
+    expect(loadAppConfig({ NODE_ENV: 'production', LOG_REQUEST_CONTEXT: 'true', ...secret }).logRequestContext).toBe(true);
+    expect(loadAppConfig({ LOG_REQUEST_CONTEXT: 'false' }).logRequestContext).toBe(false);
+  });
+
+  it('serves /metrics unless METRICS_ENABLED=false', () => {
+    expect(loadAppConfig({}).metrics.enabled).toBe(true);
+    expect(loadAppConfig({ METRICS_ENABLED: 'false' }).metrics.enabled).toBe(false);
   });
 });

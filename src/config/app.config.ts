@@ -1,14 +1,41 @@
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { ConfigurationError, validateEnvironment } from './env.validation';
+import { ConfigurationError, EnvironmentVariables, validateEnvironment } from './env.validation';
 
 export type HttpAdapterName = 'express' | 'fastify';
 /** false: the socket's address is the client's; true: the first X-Forwarded-For entry; a hop count; or the proxies' addresses. */
 export type TrustProxy = boolean | number | string[];
 
+/** Every job the schedule may run, by its ops name (also its lock and the `job:run` argument). */
+export const SCHEDULED_JOBS = [
+  'hl.markets',
+  'hl.mids',
+  'hl.positions',
+  'hl.trades',
+  'hl.fills',
+  'hl.leaderboard',
+  'hl.snapshot',
+  'housekeeping.job-runs',
+] as const;
+export type ScheduledJobName = (typeof SCHEDULED_JOBS)[number];
+
+/** One job's switch (its own and its family's together) and cadence. */
+export interface JobSchedule {
+  enabled: boolean;
+  intervalMs: number;
+}
+
+export type LogFormat = 'json' | 'pretty';
+
 export interface AppConfig {
   env: 'development' | 'production' | 'test';
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** json: one JSON object a line (production); pretty: one readable line, for a person at a terminal. */
+  logFormat: LogFormat;
+  /** Whether a request's log lines carry its id wherever they are written (AsyncLocalStorage, a cost per promise). */
+  logRequestContext: boolean;
+  /** GET /metrics (Prometheus text); off, the route does not exist. */
+  metrics: { enabled: boolean };
   http: { port: number; host: string; adapter: HttpAdapterName };
   database: { url?: string; dataDir: string; migrationsRun: boolean };
   redis: { url?: string; keyPrefix: string; autoPipelining: boolean };
@@ -29,6 +56,7 @@ export interface AppConfig {
     maxRetries: number;
   };
   hlJobs: {
+    /** HL_JOBS_ENABLED: the switch of every hl.* job, already folded into jobs.schedules. */
     enabled: boolean;
     midsIntervalMs: number;
     positionsIntervalMs: number;
@@ -44,7 +72,13 @@ export interface AppConfig {
     fillsRetentionDays: number;
   };
   hl: { holderPagesCached: number };
-  jobs: { runsRetentionDays: number };
+  jobs: {
+    /** JOBS_ENABLED: false, this replica schedules no job (job:run still runs any). */
+    enabled: boolean;
+    /** Every job's switch and cadence, in one place: the schedule reads them, the job modules only the lease. */
+    schedules: Record<ScheduledJobName, JobSchedule>;
+    runsRetentionDays: number;
+  };
 }
 
 // Only for a newcomer's embedded run; validation refuses them in production.
@@ -62,6 +96,9 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
   return {
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty'),
+    logRequestContext: env.LOG_REQUEST_CONTEXT ?? env.NODE_ENV !== 'production',
+    metrics: { enabled: env.METRICS_ENABLED },
     http: { port: env.PORT, host: env.HTTP_HOST, adapter: env.HTTP_ADAPTER },
     database: { url: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR), migrationsRun: env.MIGRATIONS_RUN },
     redis: { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX, autoPipelining: env.REDIS_AUTO_PIPELINING },
@@ -108,7 +145,22 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       fillsRetentionDays: env.HL_FILLS_RETENTION_DAYS,
     },
     hl: { holderPagesCached: env.HL_HOLDER_PAGES_CACHED },
-    jobs: { runsRetentionDays: env.JOB_RUNS_RETENTION_DAYS },
+    jobs: { enabled: env.JOBS_ENABLED, schedules: jobSchedules(env), runsRetentionDays: env.JOB_RUNS_RETENTION_DAYS },
+  };
+}
+
+/** `<JOB>_ENABLED` and `<JOB>_INTERVAL_MS` of each job (its name in upper snake case); HL_JOBS_ENABLED covers every hl.* job. */
+function jobSchedules(env: EnvironmentVariables): Record<ScheduledJobName, JobSchedule> {
+  const hl = (enabled: boolean, intervalMs: number): JobSchedule => ({ enabled: env.HL_JOBS_ENABLED && enabled, intervalMs });
+  return {
+    'hl.markets': hl(env.HL_MARKETS_ENABLED, env.HL_MARKETS_INTERVAL_MS ?? 2 * env.HL_SNAPSHOT_INTERVAL_MS),
+    'hl.mids': hl(env.HL_MIDS_ENABLED, env.HL_MIDS_INTERVAL_MS),
+    'hl.positions': hl(env.HL_POSITIONS_ENABLED, env.HL_POSITIONS_INTERVAL_MS),
+    'hl.trades': hl(env.HL_TRADES_ENABLED, env.HL_TRADES_INTERVAL_MS),
+    'hl.fills': hl(env.HL_FILLS_ENABLED, env.HL_FILLS_INTERVAL_MS ?? env.HL_TRADES_INTERVAL_MS),
+    'hl.leaderboard': hl(env.HL_LEADERBOARD_ENABLED, env.HL_LEADERBOARD_INTERVAL_MS),
+    'hl.snapshot': hl(env.HL_SNAPSHOT_ENABLED, env.HL_SNAPSHOT_INTERVAL_MS),
+    'housekeeping.job-runs': { enabled: env.HOUSEKEEPING_JOB_RUNS_ENABLED, intervalMs: env.HOUSEKEEPING_JOB_RUNS_INTERVAL_MS },
   };
 }
 

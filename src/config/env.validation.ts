@@ -88,6 +88,18 @@ export class EnvironmentVariables {
   @IsOptional() @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
+  // Unset: pretty (one readable line each) unless NODE_ENV=production, where log collectors want JSON.
+  @Transform(emptyToUndefined) @IsOptional() @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: 'json' | 'pretty';
+
+  // The request id on every line a request causes, through AsyncLocalStorage. Unset: on unless NODE_ENV=production:
+  // on Node 20 it costs ~10% of the billed route's CPU (an async hook on every promise; docs/benchmarks.md).
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  LOG_REQUEST_CONTEXT?: boolean;
+
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  METRICS_ENABLED = true;
+
   @Transform(emptyToUndefined) @IsOptional() @IsConnectionUrl(['postgres', 'postgresql'])
   DATABASE_URL?: string;
 
@@ -172,8 +184,38 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(0) @Max(10)
   HYPERLIQUID_MAX_RETRIES = 3;
 
+  // The schedule of this replica as a whole; job:run runs any job whatever the switches say.
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  JOBS_ENABLED = true;
+
+  // Every hl.* job at once (each also has its own switch below).
   @Transform(toBoolean) @IsOptional() @IsBoolean()
   HL_JOBS_ENABLED = true;
+
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  HL_MARKETS_ENABLED = true;
+
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  HL_MIDS_ENABLED = true;
+
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  HL_POSITIONS_ENABLED = true;
+
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  HL_TRADES_ENABLED = true;
+
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  HL_FILLS_ENABLED = true;
+
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  HL_LEADERBOARD_ENABLED = true;
+
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  HL_SNAPSHOT_ENABLED = true;
+
+  // Unset: twice HL_SNAPSHOT_INTERVAL_MS (the catalogue changes far less often than positions).
+  @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(86_400_000)
+  HL_MARKETS_INTERVAL_MS?: number;
 
   @Transform(toInt) @IsInt() @Min(500) @Max(3_600_000)
   HL_MIDS_INTERVAL_MS = 3000;
@@ -183,6 +225,10 @@ export class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(500) @Max(3_600_000)
   HL_TRADES_INTERVAL_MS = 10_000;
+
+  // Unset: HL_TRADES_INTERVAL_MS (fills are read for the traders the trade discovery found).
+  @Transform(toInt) @IsOptional() @IsInt() @Min(500) @Max(3_600_000)
+  HL_FILLS_INTERVAL_MS?: number;
 
   @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
   HL_SNAPSHOT_INTERVAL_MS = 15_000;
@@ -211,6 +257,14 @@ export class EnvironmentVariables {
   // A week of run history (~70,000 rows a day at the default cadences); each job's newest run is always kept.
   @Transform(toInt) @IsInt() @Min(1) @Max(365)
   JOB_RUNS_RETENTION_DAYS = 7;
+
+  // housekeeping.job-runs: prunes job_runs past JOB_RUNS_RETENTION_DAYS, 10,000 rows a batch.
+  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  HOUSEKEEPING_JOB_RUNS_ENABLED = true;
+
+  // Ten minutes: the default cadences add ~500 runs in that time, well within one batch.
+  @Transform(toInt) @IsInt() @Min(1000) @Max(86_400_000)
+  HOUSEKEEPING_JOB_RUNS_INTERVAL_MS = 600_000;
 
   @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
   HL_HOLDER_PAGES_CACHED = 500;

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { abortError, isAbortError } from '../common/async/abort';
 import { KV_STORE, KvStore } from '../infra/kv/kv-store';
 import { tryAcquireLock } from '../infra/locks/kv-lock';
+import { recordJobRun } from './job-metrics';
 import { JobRunsRepository } from './job-runs.repository';
 import { JobDefinition, JobRunResult } from './job.types';
 
@@ -17,8 +18,9 @@ export interface ActiveRun {
 
 /**
  * Runs a job under its lock (one replica at a time; the lease is renewed while the run lasts and expires
- * if the holder dies), times it, records it in job_runs and turns any throw into an outcome. At shutdown
- * every run is aborted; a run that stops that way is recorded as `stopped`, not as a failure.
+ * if the holder dies), times it, records it in job_runs and on /metrics, and turns any throw into an
+ * outcome. At shutdown every run is aborted; a run that stops that way is recorded as `stopped`, not as a
+ * failure.
  */
 @Injectable()
 export class JobRunner implements OnModuleDestroy {
@@ -43,7 +45,13 @@ export class JobRunner implements OnModuleDestroy {
     return run && { startedAt: run.startedAt, activity: run.activity };
   }
 
-  async run(job: JobDefinition, { waitMs = 0 }: { waitMs?: number } = {}): Promise<JobRunResult> {
+  async run(job: JobDefinition, options: { waitMs?: number } = {}): Promise<JobRunResult> {
+    const result = await this.runUnderLock(job, options);
+    recordJobRun(result);
+    return result;
+  }
+
+  private async runUnderLock(job: JobDefinition, { waitMs = 0 }: { waitMs?: number }): Promise<JobRunResult> {
     const startedAt = new Date();
     const skipped = (error: string): JobRunResult => ({ name: job.name, status: 'skipped', startedAt, finishedAt: new Date(), error });
     if (this.stopping.signal.aborted) return skipped('shutting down');
@@ -56,6 +64,7 @@ export class JobRunner implements OnModuleDestroy {
     const controller = new AbortController();
     const active = { startedAt, controller, activity: undefined as string | undefined };
     this.active.set(job.name, active);
+    // A timer of this run's own, not a registry job: it lives only as long as the run and renews its lock.
     const renew = setInterval(() => {
       lock.extend(job.leaseMs).then(
         (held) => {

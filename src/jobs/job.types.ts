@@ -11,6 +11,8 @@ export interface JobOutcome {
 export interface JobDefinition {
   /** Dotted name, also the lock and the `job:run` argument: `hl.positions`. */
   name: string;
+  /** Whether the schedule runs it (configuration: its own switch and its family's); off, only `job:run` does. */
+  enabled: boolean;
   /** Cadence when scheduled; 0 = only on demand. */
   intervalMs: number;
   /** How long one run may hold the lock before another replica may take over (renewed while running). */

@@ -19,14 +19,17 @@ const runs = {
   finish: async () => undefined,
 } as unknown as JobRunsRepository;
 
-const config = {
-  get: (key: string) => (key === 'hlJobs.enabled' ? true : key === 'database.url' ? 'postgres://db/test' : undefined),
-} as unknown as ConfigService<AppConfig, true>;
+/** The schedule's own settings: JOBS_ENABLED and the database (embedded or not); each job carries its switch. */
+function scheduleConfig({ jobsEnabled = true } = {}) {
+  const settings: Record<string, unknown> = { 'jobs.enabled': jobsEnabled, 'database.url': 'postgres://db/test' };
+  return { get: (key: string) => settings[key] } as unknown as ConfigService<AppConfig, true>;
+}
+const config = scheduleConfig();
 
 /** One replica: its own registry, runner and timers, sharing the KV store (the job lock and the tick claims). */
 function startReplica(kv: MemoryKvStore, name: string, starts: string[]) {
   const registry = new JobRegistry();
-  registry.register({ name: 'hl.snapshot', intervalMs: INTERVAL_MS, leaseMs: 60_000, run: async () => (starts.push(name), { rows: 0 }) });
+  registry.register({ name: 'hl.snapshot', enabled: true, intervalMs: INTERVAL_MS, leaseMs: 60_000, run: async () => (starts.push(name), { rows: 0 }) });
   const runner = new JobRunner(kv, runs);
   const scheduler = new SchedulerRegistry();
   const sut = new JobsSchedule(registry, runner, scheduler, config, kv);
@@ -83,6 +86,7 @@ describe(JobsSchedule.name, () => {
     let finish: () => void = () => undefined;
     registry.register({
       name: 'hl.positions',
+      enabled: true,
       intervalMs: INTERVAL_MS,
       leaseMs: 60_000,
       run: async (_signal, progress) => {
@@ -120,6 +124,7 @@ describe(JobsSchedule.name, () => {
     const registry = new JobRegistry();
     registry.register({
       name: 'hl.positions',
+      enabled: true,
       intervalMs: INTERVAL_MS,
       leaseMs: 60_000,
       run: (signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
@@ -151,5 +156,45 @@ describe(JobsSchedule.name, () => {
 
     expect(result.status).toBe('ok');
     expect(starts).toEqual(['a', 'a']);
+  });
+
+  describe('switches', () => {
+    /** Three jobs of two families, each run recorded by name; `enabled` as configuration would set it. */
+    function scheduleThree(switches: Record<string, boolean>, settings = config) {
+      const kv = new MemoryKvStore();
+      const registry = new JobRegistry();
+      const started: string[] = [];
+      for (const name of ['hl.mids', 'hl.snapshot', 'housekeeping.job-runs']) {
+        registry.register({ name, enabled: switches[name] ?? true, intervalMs: INTERVAL_MS, leaseMs: 60_000, run: async () => (started.push(name), { rows: 0 }) });
+      }
+      const scheduler = new SchedulerRegistry();
+      const runner = new JobRunner(kv, runs);
+      const sut = new JobsSchedule(registry, runner, scheduler, settings, kv);
+      sut.onApplicationBootstrap();
+      return { sut, runner, registry, scheduler, started };
+    }
+
+    it('leaves a switched-off job unscheduled while the others run on their cadence', async () => {
+      const { sut, scheduler, started } = scheduleThree({ 'hl.mids': false, 'hl.snapshot': false });
+
+      expect(scheduler.getIntervals()).toEqual(['housekeeping.job-runs']);
+      await jest.advanceTimersByTimeAsync(2 * INTERVAL_MS);
+      sut.onModuleDestroy();
+
+      // Ticks at 0, 10 and 20 s.
+      expect(started).toEqual(['housekeeping.job-runs', 'housekeeping.job-runs', 'housekeeping.job-runs']);
+    });
+
+    it('schedules nothing when the replica schedule is off, yet job:run still runs a job', async () => {
+      const { sut, runner, registry, scheduler, started } = scheduleThree({}, scheduleConfig({ jobsEnabled: false }));
+
+      await jest.advanceTimersByTimeAsync(2 * INTERVAL_MS);
+      expect(scheduler.getIntervals()).toEqual([]);
+      expect(started).toEqual([]);
+
+      expect((await runner.run(registry.get('hl.mids')!)).status).toBe('ok');
+      sut.onModuleDestroy();
+      expect(started).toEqual(['hl.mids']);
+    });
   });
 });

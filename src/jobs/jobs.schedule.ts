@@ -17,8 +17,8 @@ const CLAIM_SLACK_MAX_MS = 1_000;
 export const OVERRUN_NOTE_INTERVAL_MS = 5 * 60_000;
 
 /**
- * Every cadence in one place: each registered job runs on its interval (from configuration) when
- * HL_JOBS_ENABLED. Every replica ticks, but a tick first claims the job's interval in the KV store, so
+ * Runs each registered job that its configuration switches on (jobs.schedules: `<JOB>_ENABLED`, and
+ * JOBS_ENABLED for the replica as a whole) on its configured interval. Every replica ticks, but a tick first claims the job's interval in the KV store, so
  * the job starts once per interval across all replicas (the job lock alone only keeps runs from
  * overlapping: the next replica to tick would run it again as soon as a run ends). A tick is also skipped
  * while this process still runs the previous one, and the log says why. `job:run` goes to the runner
@@ -44,10 +44,15 @@ export class JobsSchedule implements OnApplicationBootstrap, OnModuleDestroy, Be
   ) {}
 
   onApplicationBootstrap() {
-    if (!this.config.get('hlJobs.enabled', { infer: true })) return;
+    if (!this.config.get('jobs.enabled', { infer: true })) {
+      this.logger.log('no job scheduled on this replica (JOBS_ENABLED=false); job:run still runs any');
+      return;
+    }
     this.embedded = !this.config.get('database.url', { infer: true });
+    const off = this.registry.list().filter((job) => !job.enabled || job.intervalMs <= 0);
+    if (off.length > 0) this.logger.log(`not scheduled (switched off, or on demand only): ${off.map((job) => job.name).join(', ')}`);
     for (const job of this.registry.list()) {
-      if (job.intervalMs <= 0) continue;
+      if (!job.enabled || job.intervalMs <= 0) continue;
       const tick = () => {
         if (this.stopping) return;
         const current = this.running.get(job.name);

@@ -503,20 +503,20 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
       ]);
     });
 
-    it('is done by every snapshot run, after it publishes', async () => {
+    it('prunes fills on every snapshot run, after it publishes, and leaves run records to housekeeping.job-runs', async () => {
       await insertFill(WHALE, 'old', 8 * DAY_MS);
       await insertFill(WHALE, 'recent', DAY_MS);
       await insertRun('hl.mids', 8 * DAY_MS);
       await insertRun('hl.mids', MINUTE_MS);
       const settings: Record<string, unknown> = { 'hlJobs.snapshotRetention': 3, 'hlJobs.fillsRetentionDays': 7, 'jobs.runsRetentionDays': 7 };
       const config = { get: (key: string) => settings[key] } as unknown as ConfigService<AppConfig, true>;
-      const sut = new SnapshotJob(new SnapshotStore(db), new MarketSnapshotBuilder(db), addresses, new JobRunsRepository(db), config);
+      const sut = new SnapshotJob(new SnapshotStore(db), new MarketSnapshotBuilder(db), addresses, config);
 
       const outcome = await sut.run();
 
-      expect(outcome.details).toMatchObject({ prunedFills: 1, prunedRuns: 1 });
+      expect(outcome.details).toMatchObject({ prunedFills: 1 });
       expect(await db.query(`SELECT fill_key FROM hl_fills`)).toEqual([{ fill_key: 'recent' }]);
-      expect(await db.query(`SELECT count(*)::int AS n FROM job_runs`)).toEqual([{ n: 1 }]);
+      expect(await db.query(`SELECT count(*)::int AS n FROM job_runs`)).toEqual([{ n: 2 }]);
       expect(await new SnapshotStore(db).current('market')).toMatchObject({ id: outcome.details!.snapshotId });
     });
   });

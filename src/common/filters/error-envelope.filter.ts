@@ -69,7 +69,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       const code = errorCodeForStatus(status);
       return { status, body: envelope(code, clientMessage(exception, code, status)), headers: {} };
     }
-    this.logger.error(`request ${requestId} failed`, exception instanceof Error ? exception.stack : String(exception));
+    this.logger.error({ msg: `request ${requestId} failed`, requestId }, exception instanceof Error ? exception.stack : String(exception));
     return { status: 500, body: envelope(ErrorCode.INTERNAL_ERROR, 'internal error'), headers: {} };
   }
 }

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { HttpRequestSeries } from './http-request-series';
 
 /**
  * Every Prometheus series the service exposes at /metrics, defined once. Series live in one registry per
@@ -11,21 +12,19 @@ const registers = [METRICS_REGISTRY];
 
 // ---- HTTP ------------------------------------------------------------------------------------------
 
-/** route: the matched route template (`/api/public/v1/hl/perp/holders`), or `unmatched`. */
-export const httpRequests = new Counter({
-  name: 'http_requests_total',
-  help: 'Requests answered, by route template, method, status and HTTP adapter.',
-  labelNames: ['route', 'method', 'status', 'adapter'] as const,
-  registers,
-});
-
-export const httpRequestDuration = new Histogram({
-  name: 'http_request_duration_seconds',
-  help: 'Time from the request arriving to the response finishing, by route template and HTTP adapter.',
-  labelNames: ['route', 'adapter'] as const,
+/**
+ * http_requests_total{route,method,status,adapter} and http_request_duration_seconds{route,adapter}. route:
+ * the matched route template (`/api/public/v1/hl/perp/holders`), or `unmatched`. Not prom-client's Counter
+ * and Histogram: every request updates them, so they are plain numbers until read (http-request-series.ts).
+ */
+export const httpRequests = new HttpRequestSeries({
+  countName: 'http_requests_total',
+  countHelp: 'Requests answered, by route template, method, status and HTTP adapter.',
+  durationName: 'http_request_duration_seconds',
+  durationHelp: 'Time from the request arriving to the response finishing, by route template and HTTP adapter.',
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-  registers,
 });
+httpRequests.registerIn(METRICS_REGISTRY);
 
 // ---- Billing: ledger outbox and usage sync ---------------------------------------------------------
 
@@ -47,10 +46,21 @@ export const usageSyncFailures = new Counter({
   registers,
 });
 
+let lastUsageSyncAt: number | undefined;
+
+/** When this replica last completed a usage-meter sync (or started): the lag is measured from it when /metrics is read. */
+export function markUsageSynced(atMs = Date.now()): void {
+  lastUsageSyncAt = atMs;
+}
+
 export const usageSyncLag = new Gauge({
   name: 'usage_sync_lag_seconds',
   help: 'Seconds since this replica last completed a usage-meter sync to PostgreSQL.',
   registers,
+  // Current at scrape time, not only as of the last sync: a sync that stopped running shows a growing lag.
+  collect() {
+    if (lastUsageSyncAt !== undefined) this.set((Date.now() - lastUsageSyncAt) / 1000);
+  },
 });
 
 // ---- Jobs ------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
-import { usageSyncFailures, usageSyncLag } from '../../infra/metrics/metrics';
+import { markUsageSynced, usageSyncFailures } from '../../infra/metrics/metrics';
 import { ThrottledErrorLog } from './throttled-error-log';
 import {
   CLAIM_BATCH,
@@ -39,15 +39,16 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
   private readonly failures = new ThrottledErrorLog(this.logger, 'usage sync', FAILURE_LOG_INTERVAL_MS);
   private timer?: NodeJS.Timeout;
   private running: Promise<void> = Promise.resolve();
-  /** When this replica last completed a run (its start until the first one): what usage_sync_lag_seconds counts from. */
-  private lastSyncedAt = Date.now();
 
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
     private readonly usage: UsageRepository,
     private readonly meter: UsageMeterService,
     private readonly config: ConfigService<AppConfig, true>,
-  ) {}
+  ) {
+    // usage_sync_lag_seconds counts from this replica's start until its first completed run.
+    markUsageSynced();
+  }
 
   onModuleInit() {
     // Not a registry job: it must run on every replica whatever HL_JOBS_ENABLED says (on the in-process store
@@ -92,14 +93,13 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
         for (let i = 0; i < syncing.length; i += MEMBERS_PER_ROUND) await this.move(syncing.slice(i, i + MEMBERS_PER_ROUND));
         if (taken.length < MEMBERS_PER_ROUND) break;
       }
-      this.lastSyncedAt = Date.now();
+      markUsageSynced();
       this.failures.succeeded();
     } catch (error) {
       // The members stay in the syncing hash (and any claim in the KV store) for the next run.
       usageSyncFailures.inc();
       this.failures.failed(error);
     }
-    usageSyncLag.set((Date.now() - this.lastSyncedAt) / 1000);
   }
 
   /**

@@ -1,9 +1,9 @@
+import { ADDRESS_PATTERN } from '../../common/validation/address';
 import { UpstreamError } from './upstream.error';
 
 /** Plain decimal: optional minus, digits, optional fraction. No exponent, no sign on the right, no bare dot. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const INTEGER_STRING = /^-?\d+$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /**
  * Shape checks at the boundary, for one provider: each reader returns typed data or throws an UpstreamError
@@ -62,7 +62,7 @@ export class SchemaReader {
 
   /** A 0x address, lower-cased so the same wallet is one key everywhere. */
   readonly asAddress = (value: unknown, path: string): string => {
-    if (typeof value !== 'string' || !ADDRESS.test(value)) throw this.expected(path, '0x address', value);
+    if (typeof value !== 'string' || !ADDRESS_PATTERN.test(value)) throw this.expected(path, '0x address', value);
     return value.toLowerCase();
   };
 }

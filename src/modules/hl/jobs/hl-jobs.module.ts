@@ -19,7 +19,7 @@ import { TradesJob } from './trades.job';
 
 const MINUTE = 60_000;
 
-/** The exchange-chain snapshot jobs, registered under their ops names with cadences from configuration. */
+/** The exchange-chain snapshot jobs, registered under their ops names with their switches and cadences from configuration. */
 @Module({
   imports: [HyperliquidModule, HlSnapshotModule],
   providers: [
@@ -52,20 +52,20 @@ export class HlJobsModule implements OnModuleInit {
   ) {}
 
   onModuleInit() {
-    const c = this.config.get('hlJobs', { infer: true });
+    const schedules = this.config.get('jobs.schedules', { infer: true });
     const jobs = [
-      { name: 'hl.markets', intervalMs: c.snapshotIntervalMs * 2, leaseMs: MINUTE, job: this.markets },
-      { name: 'hl.mids', intervalMs: c.midsIntervalMs, leaseMs: MINUTE, job: this.mids },
-      { name: 'hl.positions', intervalMs: c.positionsIntervalMs, leaseMs: 5 * MINUTE, job: this.positions },
-      { name: 'hl.trades', intervalMs: c.tradesIntervalMs, leaseMs: 2 * MINUTE, job: this.trades },
-      { name: 'hl.fills', intervalMs: c.tradesIntervalMs, leaseMs: 5 * MINUTE, job: this.fills },
-      { name: 'hl.leaderboard', intervalMs: c.leaderboardIntervalMs, leaseMs: 5 * MINUTE, job: this.leaderboard },
-      { name: 'hl.snapshot', intervalMs: c.snapshotIntervalMs, leaseMs: 5 * MINUTE, job: this.snapshot },
-    ];
-    for (const { name, intervalMs, leaseMs, job } of jobs) {
+      { name: 'hl.markets', leaseMs: MINUTE, job: this.markets },
+      { name: 'hl.mids', leaseMs: MINUTE, job: this.mids },
+      { name: 'hl.positions', leaseMs: 5 * MINUTE, job: this.positions },
+      { name: 'hl.trades', leaseMs: 2 * MINUTE, job: this.trades },
+      { name: 'hl.fills', leaseMs: 5 * MINUTE, job: this.fills },
+      { name: 'hl.leaderboard', leaseMs: 5 * MINUTE, job: this.leaderboard },
+      { name: 'hl.snapshot', leaseMs: 5 * MINUTE, job: this.snapshot },
+    ] as const;
+    for (const { name, leaseMs, job } of jobs) {
       this.registry.register({
         name,
-        intervalMs,
+        ...schedules[name],
         leaseMs,
         run: (signal, progress) => job.run(signal, progress),
         describeLoad: () => this.describeLoad(),
@@ -77,6 +77,6 @@ export class HlJobsModule implements OnModuleInit {
   private describeLoad(): string | undefined {
     const { budget } = this.client;
     if (budget.waiting === 0) return undefined;
-    return `${budget.waiting} upstream read(s) waiting for request weight (HYPERLIQUID_WEIGHT_PER_MINUTE=${budget.weightPerMinute})`;
+    return `${budget.waiting} upstream read(s) waiting for request weight (HYPERLIQUID_WEIGHT_PER_MINUTE=${budget.weightPerWindow})`;
   }
 }
