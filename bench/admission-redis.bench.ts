@@ -63,7 +63,23 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'admit-cg-'));
   // A Unix socket of its own (no TCP port to find free); Redis's user-space work per command is the same.
   const socket = join(dir, 'redis.sock');
-  const redis = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'cg.%p')}`, 'redis-server', '--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const redis = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      `--callgrind-out-file=${join(dir, 'cg.%p')}`,
+      'redis-server',
+      '--port',
+      '0',
+      '--unixsocket',
+      socket,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise<void>((resolve) => {
     redis.once('exit', () => resolve());
     // No valgrind (or no redis-server under it): the ping below gives up and says so.
@@ -79,7 +95,8 @@ async function main(): Promise<void> {
         await kv.ping();
         break;
       } catch (error) {
-        if (attempt > 100 || !alive()) throw new Error(`no Redis under callgrind (valgrind and redis-server installed?): ${(error as Error).message}`, { cause: error });
+        if (attempt > 100 || !alive())
+          throw new Error(`no Redis under callgrind (valgrind and redis-server installed?): ${(error as Error).message}`, { cause: error });
         await sleep(300);
       }
     }

@@ -92,7 +92,10 @@ async function getJson(url: string, key: string) {
 async function cursorAt(base: string, coin: string, depth: number, keys: string[]): Promise<string> {
   let cursor = '';
   for (let rank = 0, i = 0; rank < depth; rank += PAGE, i += 1) {
-    const body = await getJson(`${base}${PUBLIC}/hl/perp/holders?coin=${encodeURIComponent(coin)}&limit=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`, keys[i % keys.length]);
+    const body = await getJson(
+      `${base}${PUBLIC}/hl/perp/holders?coin=${encodeURIComponent(coin)}&limit=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`,
+      keys[i % keys.length],
+    );
     cursor = String(body.data.nextCursor);
   }
   return cursor;
@@ -104,20 +107,38 @@ interface Row extends Measurement {
 
 async function variant(name: string, server: ServerHandle, path: string, keys?: string[], connections = SETTINGS.connections): Promise<Row> {
   process.stdout.write(`- ${name}\n`);
-  const m = await measure({ url: `http://127.0.0.1:${server.ready.port}${path}`, connections, durationS: SETTINGS.durationS, warmupS: SETTINGS.warmupS, keys, serverPid: server.pid });
+  const m = await measure({
+    url: `http://127.0.0.1:${server.ready.port}${path}`,
+    connections,
+    durationS: SETTINGS.durationS,
+    warmupS: SETTINGS.warmupS,
+    keys,
+    serverPid: server.pid,
+  });
   return { variant: `${name}, ${connections} conn`, ...m };
 }
 
 async function main(): Promise<void> {
   const databaseUrl = await ensureDatabase();
   process.stdout.write(`building the ${SETTINGS.wallets}-wallet market in ${SETTINGS.databaseName} (simulator -> jobs -> PostgreSQL; minutes on 2 cores)...\n`);
-  const build = await startServer('hl-build', 'bench/servers/hl-build.ts', 0, { DATABASE_URL: databaseUrl, REDIS_URL: SETTINGS.redisUrl, BENCH_WALLETS: String(SETTINGS.wallets) }, 3_600_000);
+  const build = await startServer(
+    'hl-build',
+    'bench/servers/hl-build.ts',
+    0,
+    { DATABASE_URL: databaseUrl, REDIS_URL: SETTINGS.redisUrl, BENCH_WALLETS: String(SETTINGS.wallets) },
+    3_600_000,
+  );
   const built = build.ready as unknown as Record<string, number | string | boolean>;
   await build.stop();
   await settleDatabase(databaseUrl);
   const speedsBefore = describeCoreSpeeds(measureCoreSpeeds());
 
-  const app = await startServer('app:fastify', 'bench/servers/app.server.ts', 0, { HTTP_ADAPTER: 'fastify', BENCH_KEYS: String(keyCount * KEY_SLICES), DATABASE_URL: databaseUrl, REDIS_URL: SETTINGS.redisUrl });
+  const app = await startServer('app:fastify', 'bench/servers/app.server.ts', 0, {
+    HTTP_ADAPTER: 'fastify',
+    BENCH_KEYS: String(keyCount * KEY_SLICES),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: SETTINGS.redisUrl,
+  });
   const rows: Row[] = [];
   let bare: ServerHandle | undefined;
   let minimal: ServerHandle | undefined;
@@ -145,7 +166,11 @@ async function main(): Promise<void> {
     mids = await variant('mids (fastify)', app, `${PUBLIC}/hl/prices/mids`, nextKeys());
     // The issue's reference, a minimal Nest + Fastify app with one Redis INCR per call, on the same body.
     // It checks no key, so it takes no slice of them; its windows go with the run's prefix afterwards.
-    minimal = await startServer('minimal', 'bench/servers/minimal.server.ts', 0, { REDIS_URL: SETTINGS.redisUrl, REDIS_KEY_PREFIX: MINIMAL_PREFIX, BENCH_BODY: midsBody });
+    minimal = await startServer('minimal', 'bench/servers/minimal.server.ts', 0, {
+      REDIS_URL: SETTINGS.redisUrl,
+      REDIS_KEY_PREFIX: MINIMAL_PREFIX,
+      BENCH_BODY: midsBody,
+    });
     referenceRow = await variant('minimal nest+fastify+1 redis (mids body)', minimal, `${PUBLIC}/hl/prices/mids`);
     await minimal.stop();
     await cleanUpRun({ redisUrl: SETTINGS.redisUrl, databaseUrl, prefix: MINIMAL_PREFIX, wallets: [] });
@@ -166,14 +191,20 @@ async function main(): Promise<void> {
   }
 
   process.stdout.write(`\nbefore the runs, ${speedsBefore}\nafter the runs, ${describeCoreSpeeds(measureCoreSpeeds())}\n`);
-  process.stdout.write(`\nsnapshot: ${built.positions} positions -> ${built.snapshotRows} holder rows in ${(Number(built.snapshotMs) / 1000).toFixed(1)} s, ` +
-    `node peak RSS ${built.peakRssMb} MB${built.reused ? ' (positions reused from an earlier run)' : `, polling took ${(Number(built.pollMs) / 1000).toFixed(0)} s`}\n\n`);
+  process.stdout.write(
+    `\nsnapshot: ${built.positions} positions -> ${built.snapshotRows} holder rows in ${(Number(built.snapshotMs) / 1000).toFixed(1)} s, ` +
+      `node peak RSS ${built.peakRssMb} MB${built.reused ? ' (positions reused from an earlier run)' : `, polling took ${(Number(built.pollMs) / 1000).toFixed(0)} s`}\n\n`,
+  );
   // As in `npm run bench`: how busy the server's core was, and its CPU per request (steadier than req/s).
   const cpuColumns = ['srv cpu%', 'gen cpu%', 'srv µs/req'];
-  process.stdout.write(`${'variant'.padEnd(52)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non2xx'.padStart(7)} ${cpuColumns.map((c) => c.padStart(10)).join(' ')}\n`);
+  process.stdout.write(
+    `${'variant'.padEnd(52)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non2xx'.padStart(7)} ${cpuColumns.map((c) => c.padStart(10)).join(' ')}\n`,
+  );
   for (const r of rows) {
     const cpu = [r.serverCpuPct, r.loadgenCpuPct, r.serverCpuUsPerReq].map((v) => String(v).padStart(10)).join(' ');
-    process.stdout.write(`${r.variant.padEnd(52)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)} ${String(r.non2xx).padStart(7)} ${cpu}\n`);
+    process.stdout.write(
+      `${r.variant.padEnd(52)} ${r.rps.toFixed(0).padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)} ${String(r.non2xx).padStart(7)} ${cpu}\n`,
+    );
   }
   const bareRow = bareRows.reduce((best, row) => (row.rps > best.rps ? row : best));
   const ratio = mids.rps / bareRow.rps;
@@ -181,8 +212,12 @@ async function main(): Promise<void> {
   process.stdout.write(`mids / bare = ${(ratio * 100).toFixed(2)}% against the faster bare run (target >= 35%): ${ratio >= 0.35 ? 'PASS' : 'MISS'}\n`);
   // As in `npm run bench`: the issue calibrates its target on the reference ("about 45 % here").
   const calibrated = (ISSUE_REFERENCE_SHARE * mids.rps) / referenceRow.rps;
-  process.stdout.write(`mids / bare at a 45 % reference = ${(calibrated * 100).toFixed(2)}% (context: mids / minimal ${(mids.rps / referenceRow.rps).toFixed(3)}, minimal / bare ${(referenceRow.rps / bareRow.rps).toFixed(3)})\n`);
-  process.stdout.write(`mids / bare by server CPU per request = ${((100 * bareRow.serverCpuUsPerReq) / mids.serverCpuUsPerReq).toFixed(0)}% (context; whole µs)\n`);
+  process.stdout.write(
+    `mids / bare at a 45 % reference = ${(calibrated * 100).toFixed(2)}% (context: mids / minimal ${(mids.rps / referenceRow.rps).toFixed(3)}, minimal / bare ${(referenceRow.rps / bareRow.rps).toFixed(3)})\n`,
+  );
+  process.stdout.write(
+    `mids / bare by server CPU per request = ${((100 * bareRow.serverCpuUsPerReq) / mids.serverCpuUsPerReq).toFixed(0)}% (context; whole µs)\n`,
+  );
   for (const r of [page1Row, deepRow]) process.stdout.write(`${r.variant}: p99 ${r.p99Ms} ms (target < 20 ms): ${r.p99Ms < 20 ? 'PASS' : 'MISS'}\n`);
   const failed = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
   if (failed.length > 0) throw new Error(`non-2xx or errors in: ${failed.map((r) => `${r.variant} ${JSON.stringify(r.statusCodes)}`).join('; ')}`);

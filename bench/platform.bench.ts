@@ -79,7 +79,9 @@ async function probe(url: string, key?: string): Promise<string> {
 }
 
 async function runVariant(variant: Row['variant'], adapter: Row['adapter'], server: ServerHandle, path: string, keys?: string[]): Promise<Row> {
-  process.stdout.write(`- ${variant} on ${adapter}: ${SETTINGS.warmupS} s warm-up, ${SETTINGS.durationS} s measured, ${SETTINGS.connections} connections${keys ? `, ${keys.length} keys` : ''}\n`);
+  process.stdout.write(
+    `- ${variant} on ${adapter}: ${SETTINGS.warmupS} s warm-up, ${SETTINGS.durationS} s measured, ${SETTINGS.connections} connections${keys ? `, ${keys.length} keys` : ''}\n`,
+  );
   const url = `http://127.0.0.1:${server.ready.port}${path}`;
   const m = await measure({ url, connections: SETTINGS.connections, durationS: SETTINGS.durationS, warmupS: SETTINGS.warmupS, keys, serverPid: server.pid });
   return { variant, adapter, path, ...m };
@@ -156,7 +158,9 @@ function problems(rows: Row[]): string[] {
 }
 
 async function main(): Promise<void> {
-  process.stdout.write(`platform bench: server on core ${SETTINGS.serverCore}, autocannon on core ${SETTINGS.loadCore}, ${cpus().length} cores, node ${process.version}\n`);
+  process.stdout.write(
+    `platform bench: server on core ${SETTINGS.serverCore}, autocannon on core ${SETTINGS.loadCore}, ${cpus().length} cores, node ${process.version}\n`,
+  );
   // Pinning keeps server and load generator apart, not other jobs off their cores: say when there are some.
   const busyBefore = await machineBusyPct();
   if (busyBefore > 20) process.stderr.write(`WARNING: the machine was ${busyBefore.toFixed(0)} % busy before start; other work will skew the figures.\n`);
@@ -183,18 +187,40 @@ async function main(): Promise<void> {
     await section('bare', () => benchBare(fastifyBody ?? expressBody, rows));
   } finally {
     killAll();
-    await cleanUpRun({ redisUrl: SETTINGS.redisUrl, databaseUrl: SETTINGS.databaseUrl, prefix: RUN_PREFIX, wallets }).catch((error: unknown) => process.stderr.write(`cleanup failed: ${(error as Error).message}\n`));
+    await cleanUpRun({ redisUrl: SETTINGS.redisUrl, databaseUrl: SETTINGS.databaseUrl, prefix: RUN_PREFIX, wallets }).catch((error: unknown) =>
+      process.stderr.write(`cleanup failed: ${(error as Error).message}\n`),
+    );
   }
   if (rows.length === 0) return void (process.exitCode = 1);
   // Again after the runs: the machine's phase can change within one.
   const coreSpeedsAfter = measureCoreSpeeds();
   process.stdout.write(`after the runs, ${describeCoreSpeeds(coreSpeedsAfter)}\n`);
 
-  const order: Array<[Row['variant'], Row['adapter']]> = [['bare', 'node:http'], ['minimal', 'fastify'], ['health', 'express'], ['billed', 'express'], ['health', 'fastify'], ['billed', 'fastify']];
+  const order: Array<[Row['variant'], Row['adapter']]> = [
+    ['bare', 'node:http'],
+    ['minimal', 'fastify'],
+    ['health', 'express'],
+    ['billed', 'express'],
+    ['health', 'fastify'],
+    ['billed', 'fastify'],
+  ];
   const sorted = order.map(([v, a]) => rows.find((r) => r.variant === v && r.adapter === a)).filter((r): r is Row => r !== undefined);
   const computed = ratios(sorted);
   printTable(sorted, computed);
-  const file = writeResults(join(__dirname, 'results'), { ...SETTINGS, keysPerAppServer: keyCount, pipelining: 1, machineBusyPctBefore: busyBefore, loadAverageAfter: loadavg()[0], coreSpeedsBefore, coreSpeedsAfter }, sorted, computed);
+  const file = writeResults(
+    join(__dirname, 'results'),
+    {
+      ...SETTINGS,
+      keysPerAppServer: keyCount,
+      pipelining: 1,
+      machineBusyPctBefore: busyBefore,
+      loadAverageAfter: loadavg()[0],
+      coreSpeedsBefore,
+      coreSpeedsAfter,
+    },
+    sorted,
+    computed,
+  );
   process.stdout.write(`results: ${file}\n`);
 
   const found = problems(sorted);

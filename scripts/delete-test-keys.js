@@ -8,7 +8,7 @@ async function main() {
   const redis = new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 2 });
   let deleted = 0;
   try {
-    for (let cursor = '0'; ; ) {
+    for (let cursor = '0'; ;) {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `test:${runId}:*`, 'COUNT', 1000);
       if (keys.length > 0) deleted += await redis.unlink(...keys);
       cursor = next;

@@ -2,7 +2,17 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 
 /** Leaves the shared test database and Redis as they were: only this run's accounts and key prefix go. */
-export async function cleanUpRun({ redisUrl, databaseUrl, prefix, wallets }: { redisUrl: string; databaseUrl: string; prefix: string; wallets: string[] }): Promise<void> {
+export async function cleanUpRun({
+  redisUrl,
+  databaseUrl,
+  prefix,
+  wallets,
+}: {
+  redisUrl: string;
+  databaseUrl: string;
+  prefix: string;
+  wallets: string[];
+}): Promise<void> {
   if (process.env.BENCH_KEEP_DATA === '1') return;
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
   try {

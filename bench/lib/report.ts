@@ -24,8 +24,7 @@ export const ISSUE_REFERENCE_SHARE = 0.45;
 export function ratios(rows: Row[]): Ratio[] {
   const rps = (variant: Row['variant'], adapter: Row['adapter']) => rows.find((r) => r.variant === variant && r.adapter === adapter)?.rps ?? NaN;
   // Same comparisons by server CPU per request: steadier when other jobs share the machine.
-  const us = (variant: Row['variant'], adapter: Row['adapter']) =>
-    rows.find((r) => r.variant === variant && r.adapter === adapter)?.serverCpuUsPerReq ?? NaN;
+  const us = (variant: Row['variant'], adapter: Row['adapter']) => rows.find((r) => r.variant === variant && r.adapter === adapter)?.serverCpuUsPerReq ?? NaN;
   const bare = rps('bare', 'node:http');
   const list: Array<[string, number, number]> = [
     ['fastify billed / bare node:http', rps('billed', 'fastify') / bare, 0.35],

@@ -5,9 +5,7 @@ import { AddressInfo } from 'node:net';
  * The ceiling: plain node:http answering every request with the billed route's body bytes (passed in by
  * the orchestrator, captured from a real billed response), so the only difference to the app is the app.
  */
-const body = Buffer.from(
-  process.env.BENCH_BODY ?? '{"code":"0","msg":"success","data":{"balance":"99999999","resetAnchorAt":"2025-01-01T00:00:00.000Z"}}',
-);
+const body = Buffer.from(process.env.BENCH_BODY ?? '{"code":"0","msg":"success","data":{"balance":"99999999","resetAnchorAt":"2025-01-01T00:00:00.000Z"}}');
 const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) };
 
 const server = createServer((_req, res) => {

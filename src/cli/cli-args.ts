@@ -12,8 +12,7 @@ export class UsageError extends Error {
 }
 
 export type Invocation =
-  | { kind: 'help'; json: boolean; command?: string }
-  | { kind: 'run'; json: boolean; name: string; command: CliCommand; args: CommandArgs };
+  { kind: 'help'; json: boolean; command?: string } | { kind: 'run'; json: boolean; name: string; command: CliCommand; args: CommandArgs };
 
 const GLOBAL_FLAGS = new Set(['--json', '--help', '-h']);
 

@@ -48,7 +48,11 @@ export function toKeyView(key: ApiKeyEntity): KeyView {
 /** Left-aligned columns for the human-readable listings. */
 export function formatTable(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
 

@@ -18,7 +18,14 @@ export class CliModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }), DatabaseModule.forRoot(ENTITIES), KvModule, AccountModule, JobsModule, HlJobsModule],
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => config] }),
+        DatabaseModule.forRoot(ENTITIES),
+        KvModule,
+        AccountModule,
+        JobsModule,
+        HlJobsModule,
+      ],
     };
   }
 }

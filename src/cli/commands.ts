@@ -93,11 +93,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       const view = { ...created, createdAt: created.createdAt.toISOString() };
       return {
         json: view,
-        text: [
-          `API key for ${view.walletAddress} (prefix ${view.prefix}):`,
-          `  ${view.key}`,
-          'This is the only time the key is shown; store it now.',
-        ],
+        text: [`API key for ${view.walletAddress} (prefix ${view.prefix}):`, `  ${view.key}`, 'This is the only time the key is shown; store it now.'],
       };
     },
   },
@@ -110,10 +106,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       const rows = keys.map((k) => [k.prefix, k.revokedAt ? 'revoked' : 'active', k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']);
       return {
         json: { walletAddress, keys },
-        text:
-          keys.length === 0
-            ? [`no keys for ${walletAddress}`]
-            : formatTable(['PREFIX', 'STATUS', 'CREATED', 'LAST USED', 'REVOKED'], rows),
+        text: keys.length === 0 ? [`no keys for ${walletAddress}`] : formatTable(['PREFIX', 'STATUS', 'CREATED', 'LAST USED', 'REVOKED'], rows),
       };
     },
   },

@@ -25,7 +25,13 @@ export const HL_COMMANDS: Record<string, CliCommand> = {
       const registry = app.get(JobRegistry);
       const job = registry.get(positional!);
       if (!job) {
-        throw AppError.validation('name', `unknown job "${positional}"; jobs: ${registry.list().map((j) => j.name).join(', ')}`);
+        throw AppError.validation(
+          'name',
+          `unknown job "${positional}"; jobs: ${registry
+            .list()
+            .map((j) => j.name)
+            .join(', ')}`,
+        );
       }
       const result = await app.get(JobRunner).run(job, { waitMs: WAIT_FOR_LOCK_MS });
       const view = {
@@ -63,7 +69,10 @@ export const HL_COMMANDS: Record<string, CliCommand> = {
     optional: ['tags'],
     async run(app, { address, tags }) {
       const normalized = normalizeAddressOption(address);
-      const tagList = (tags ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+      const tagList = (tags ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
       if (tagList.some((t) => !/^[A-Za-z0-9_.-]{1,32}$/.test(t))) {
         throw AppError.validation('tags', 'comma-separated tags of 1-32 letters, digits, _ . -');
       }

@@ -40,13 +40,12 @@ describe('loadAppConfig: validation at start-up', () => {
     expect(loadAppConfig({ MIGRATIONS_RUN: text }).database.migrationsRun).toBe(value);
   });
 
-  it.each([
-    'postgres://user:secret@pg_primary:5432/db',
-    'postgresql:///db?host=/var/run/postgresql',
-    'postgresql://127.0.0.1/test',
-  ])('accepts the PostgreSQL URL %s', (url) => {
-    expect(loadAppConfig({ DATABASE_URL: url }).database.url).toBe(url);
-  });
+  it.each(['postgres://user:secret@pg_primary:5432/db', 'postgresql:///db?host=/var/run/postgresql', 'postgresql://127.0.0.1/test'])(
+    'accepts the PostgreSQL URL %s',
+    (url) => {
+      expect(loadAppConfig({ DATABASE_URL: url }).database.url).toBe(url);
+    },
+  );
 
   it.each(['redis://redis_cache:6379', 'rediss://:pw@cache.internal:6380/2'])('accepts the Redis URL %s', (url) => {
     expect(loadAppConfig({ REDIS_URL: url }).redis.url).toBe(url);
@@ -110,7 +109,9 @@ describe('loadAppConfig: production secrets', () => {
   });
 
   it('starts production without JWT_SECRET, which nothing reads until the wallet-session backend exists', () => {
-    expect(loadAppConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'a-cursor-secret-of-32-characters' }).security.cursorSecret).toBe('a-cursor-secret-of-32-characters');
+    expect(loadAppConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'a-cursor-secret-of-32-characters' }).security.cursorSecret).toBe(
+      'a-cursor-secret-of-32-characters',
+    );
   });
 });
 
@@ -170,7 +171,9 @@ describe('loadAppConfig: job schedules', () => {
   it('turns off every hl.* job with HL_JOBS_ENABLED=false, and only those', () => {
     const { schedules } = loadAppConfig({ HL_JOBS_ENABLED: 'false' }).jobs;
 
-    const on = Object.entries(schedules).filter(([, schedule]) => schedule.enabled).map(([name]) => name);
+    const on = Object.entries(schedules)
+      .filter(([, schedule]) => schedule.enabled)
+      .map(([name]) => name);
     expect(on).toEqual(['housekeeping.job-runs']);
   });
 

@@ -1,24 +1,10 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { isIP } from 'node:net';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  validateSync,
-  ValidateBy,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync, ValidateBy } from 'class-validator';
 
 const BOOLEAN_TEXTS: Record<string, boolean> = { true: true, '1': true, yes: true, false: false, '0': false, no: false };
 // Anything else stays as it is, so @IsBoolean refuses it: MIGRATIONS_RUN=ture must stop the start, not skip migrations.
-const toBoolean = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : (BOOLEAN_TEXTS[String(value).toLowerCase()] ?? value);
+const toBoolean = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : (BOOLEAN_TEXTS[String(value).toLowerCase()] ?? value));
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 /** Names proxy-addr (Express and Fastify) gives to address ranges. */
@@ -43,7 +29,8 @@ function IsTrustProxy() {
     validator: {
       validate: (value: unknown) =>
         typeof value === 'string' && (/^(true|false|\d{1,2})$/.test(value) || value.split(',').every((entry) => isProxyEntry(entry.trim()))),
-      defaultMessage: () => 'TRUST_PROXY must be true, false, a hop count or a comma-separated list of proxy addresses, CIDRs or loopback/linklocal/uniquelocal',
+      defaultMessage: () =>
+        'TRUST_PROXY must be true, false, a hop count or a comma-separated list of proxy addresses, CIDRs or loopback/linklocal/uniquelocal',
     },
   });
 }
@@ -72,201 +59,348 @@ function IsConnectionUrl(schemes: string[]) {
 
 /** Every environment variable the service reads; mirrors .env.example line by line. */
 export class EnvironmentVariables {
-  @IsOptional() @IsIn(['development', 'production', 'test'])
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
   // Every interface by default (containers, servers); the demo binds 127.0.0.1.
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(1)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   HTTP_HOST = '0.0.0.0';
 
-  @IsOptional() @IsIn(['express', 'fastify'])
+  @IsOptional()
+  @IsIn(['express', 'fastify'])
   HTTP_ADAPTER: 'express' | 'fastify' = 'express';
 
-  @IsOptional() @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  @IsOptional()
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
   // Unset: pretty (one readable line each) unless NODE_ENV=production, where log collectors want JSON.
-  @Transform(emptyToUndefined) @IsOptional() @IsIn(['json', 'pretty'])
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
   LOG_FORMAT?: 'json' | 'pretty';
 
   // The request id on every line a request causes, through AsyncLocalStorage. Unset: on unless NODE_ENV=production:
   // on Node 20 it costs ~10% of the billed route's CPU (an async hook on every promise; docs/benchmarks.md).
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   LOG_REQUEST_CONTEXT?: boolean;
 
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   METRICS_ENABLED = true;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsConnectionUrl(['postgres', 'postgresql'])
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsConnectionUrl(['postgres', 'postgresql'])
   DATABASE_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
   DATA_DIR = './data';
 
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   MIGRATIONS_RUN = true;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsConnectionUrl(['redis', 'rediss'])
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsConnectionUrl(['redis', 'rediss'])
   REDIS_URL?: string;
 
   // Off by default: ioredis runs one auto-pipeline at a time, so a batch of admissions waits for the one
   // before it to come back, and the commands it holds live long enough to be promoted by the GC
   // (docs/benchmarks.md). Off, the admissions of one event-loop turn share one script call
   // instead (AdmissionService). On, it saves Redis read calls at the cost of per-call latency.
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   REDIS_AUTO_PIPELINING = false;
 
   // Bounded so the ledger outbox key (prefix included) fits the drain fence's outbox column (200).
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MaxLength(150)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MaxLength(150)
   REDIS_KEY_PREFIX = 'mdapi:';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
   CURSOR_SECRET?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16)
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
   JWT_SECRET?: string;
 
-  @Transform(toInt) @IsInt() @Min(100) @Max(5000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(5000)
   API_KEY_CACHE_TTL_MS = 2000;
 
-  @Transform(toInt) @IsInt() @Min(50) @Max(300_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(300_000)
   LEDGER_FLUSH_INTERVAL_MS = 1000;
 
-  @Transform(toInt) @IsInt() @Min(50) @Max(60_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
   USAGE_FLUSH_INTERVAL_MS = 1000;
 
-  @Transform(toInt) @IsInt() @Min(100) @Max(600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
   USAGE_SYNC_INTERVAL_MS = 15_000;
 
-  @Transform(toInt) @IsInt() @Min(1000) @Max(600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
   API_KEY_TOUCH_INTERVAL_MS = 10_000;
 
   // Per client address and replica: lookups of unknown keys (a database query each) before 429.
-  @Transform(toInt) @IsInt() @Min(1) @Max(100_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   API_KEY_FAILED_LOOKUPS_PER_MINUTE = 10;
 
   // Off: the client address is the socket's, so X-Forwarded-For cannot dodge the per-address limits.
   // true (every hop), a hop count, or addresses/CIDRs of the proxies (Express and Fastify read all three).
-  @Transform(emptyToUndefined) @IsOptional() @IsTrustProxy()
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsTrustProxy()
   TRUST_PROXY = 'false';
 
   // Seconds, not node's minutes: a client that declares a request and sends it slowly holds a socket only this long.
-  @Transform(toInt) @IsInt() @Min(1000) @Max(300_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(300_000)
   HTTP_REQUEST_TIMEOUT_MS = 15_000;
 
   // At most HTTP_REQUEST_TIMEOUT_MS (node's rule); idle keep-alive connections are not cut by it on Node 20.
-  @Transform(toInt) @IsInt() @Min(1000) @Max(300_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(300_000)
   HTTP_HEADERS_TIMEOUT_MS = 10_000;
 
   // Above the 60 s idle timeout of common load balancers, so the balancer, not us, closes a reused connection.
-  @Transform(toInt) @IsInt() @Min(1000) @Max(600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
   HTTP_KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false, require_protocol: true })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true })
   HYPERLIQUID_INFO_URL = 'https://api.hyperliquid.xyz/info';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false, require_protocol: true })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true })
   HYPERLIQUID_STATS_URL = 'https://stats-data.hyperliquid.xyz/Mainnet';
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(1_000_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
   HYPERLIQUID_WEIGHT_PER_MINUTE = 1200;
 
   // Unset: 25 with DATABASE_URL, 100 on the embedded database (app.config.ts says why).
-  @Transform(toInt) @IsOptional() @IsInt() @Min(0) @Max(100)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(100)
   HYPERLIQUID_HISTORY_WEIGHT_SHARE?: number;
 
-  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
   HYPERLIQUID_TIMEOUT_MS = 10_000;
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(10)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10)
   HYPERLIQUID_MAX_RETRIES = 3;
 
   // The schedule of this replica as a whole; job:run runs any job whatever the switches say.
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   JOBS_ENABLED = true;
 
   // Every hl.* job at once (each also has its own switch below).
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   HL_JOBS_ENABLED = true;
 
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   HL_MARKETS_ENABLED = true;
 
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   HL_MIDS_ENABLED = true;
 
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   HL_POSITIONS_ENABLED = true;
 
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   HL_TRADES_ENABLED = true;
 
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   HL_FILLS_ENABLED = true;
 
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   HL_LEADERBOARD_ENABLED = true;
 
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   HL_SNAPSHOT_ENABLED = true;
 
   // Unset: twice HL_SNAPSHOT_INTERVAL_MS (the catalogue changes far less often than positions).
-  @Transform(toInt) @IsOptional() @IsInt() @Min(1000) @Max(86_400_000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
   HL_MARKETS_INTERVAL_MS?: number;
 
-  @Transform(toInt) @IsInt() @Min(500) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
+  @Max(3_600_000)
   HL_MIDS_INTERVAL_MS = 3000;
 
-  @Transform(toInt) @IsInt() @Min(500) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
+  @Max(3_600_000)
   HL_POSITIONS_INTERVAL_MS = 5000;
 
-  @Transform(toInt) @IsInt() @Min(500) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(500)
+  @Max(3_600_000)
   HL_TRADES_INTERVAL_MS = 10_000;
 
   // Unset: HL_TRADES_INTERVAL_MS (fills are read for the traders the trade discovery found).
-  @Transform(toInt) @IsOptional() @IsInt() @Min(500) @Max(3_600_000)
+  @Transform(toInt)
+  @IsOptional()
+  @IsInt()
+  @Min(500)
+  @Max(3_600_000)
   HL_FILLS_INTERVAL_MS?: number;
 
-  @Transform(toInt) @IsInt() @Min(1000) @Max(3_600_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
   HL_SNAPSHOT_INTERVAL_MS = 15_000;
 
-  @Transform(toInt) @IsInt() @Min(1000) @Max(86_400_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
   HL_LEADERBOARD_INTERVAL_MS = 60_000;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
   HL_POLL_CONCURRENCY = 8;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   HL_POLL_BATCH = 200;
 
   // An hour: how long a HIP-3 position opened without a trade we saw can go unread. 0 reads every dex every time.
-  @Transform(toInt) @IsInt() @Min(0) @Max(86_400_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400_000)
   HL_FULL_READ_INTERVAL_MS = 3_600_000;
 
   // At least 2: a reader that looked up the current id just before a publish must still find its partition.
-  @Transform(toInt) @IsInt() @Min(2) @Max(100)
+  @Transform(toInt)
+  @IsInt()
+  @Min(2)
+  @Max(100)
   HL_SNAPSHOT_RETENTION = 3;
 
   // A week: the smart-trader aggregates are over the fills held, and a trader's first read goes back 7 days.
-  @Transform(toInt) @IsInt() @Min(1) @Max(365)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(365)
   HL_FILLS_RETENTION_DAYS = 7;
 
   // A week of run history (~70,000 rows a day at the default cadences); each job's newest run is always kept.
-  @Transform(toInt) @IsInt() @Min(1) @Max(365)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(365)
   JOB_RUNS_RETENTION_DAYS = 7;
 
   // housekeeping.job-runs: prunes job_runs past JOB_RUNS_RETENTION_DAYS, 10,000 rows a batch.
-  @Transform(toBoolean) @IsOptional() @IsBoolean()
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
   HOUSEKEEPING_JOB_RUNS_ENABLED = true;
 
   // Ten minutes: the default cadences add ~500 runs in that time, well within one batch.
-  @Transform(toInt) @IsInt() @Min(1000) @Max(86_400_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
   HOUSEKEEPING_JOB_RUNS_INTERVAL_MS = 600_000;
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10_000)
   HL_HOLDER_PAGES_CACHED = 500;
 }
 

@@ -65,15 +65,18 @@ export class JobRunner implements OnModuleDestroy {
     const active = { startedAt, controller, activity: undefined as string | undefined };
     this.active.set(job.name, active);
     // A timer of this run's own, not a registry job: it lives only as long as the run and renews its lock.
-    const renew = setInterval(() => {
-      lock.extend(job.leaseMs).then(
-        (held) => {
-          // Another replica took over (we stalled past the lease): stop rather than publish twice.
-          if (!held) controller.abort(abortError('lock lease lost'));
-        },
-        (error: Error) => controller.abort(abortError(`lock lease could not be renewed: ${error.message}`)),
-      );
-    }, Math.max(250, Math.floor(job.leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        lock.extend(job.leaseMs).then(
+          (held) => {
+            // Another replica took over (we stalled past the lease): stop rather than publish twice.
+            if (!held) controller.abort(abortError('lock lease lost'));
+          },
+          (error: Error) => controller.abort(abortError(`lock lease could not be renewed: ${error.message}`)),
+        );
+      },
+      Math.max(250, Math.floor(job.leaseMs / 3)),
+    );
     let runId: number | undefined;
     try {
       await this.runs.closeAbandoned(job.name, job.leaseMs);

@@ -21,18 +21,22 @@ export class JobRunsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async start(name: string, holder: string, startedAt: Date): Promise<number> {
-    const [{ id }] = await this.db.query(
-      `INSERT INTO job_runs (name, holder, status, started_at) VALUES ($1, $2, 'running', $3) RETURNING id`,
-      [name, holder, startedAt],
-    );
+    const [{ id }] = await this.db.query(`INSERT INTO job_runs (name, holder, status, started_at) VALUES ($1, $2, 'running', $3) RETURNING id`, [
+      name,
+      holder,
+      startedAt,
+    ]);
     return Number(id);
   }
 
   async finish(id: number, status: JobStatus, outcome: JobOutcome | undefined, error: string | undefined): Promise<void> {
-    await this.db.query(
-      `UPDATE job_runs SET status = $2, finished_at = now(), rows = $3, coverage = $4, error = $5 WHERE id = $1`,
-      [id, status, outcome?.rows ?? null, outcome?.coverage ? JSON.stringify(outcome.coverage) : null, error ?? null],
-    );
+    await this.db.query(`UPDATE job_runs SET status = $2, finished_at = now(), rows = $3, coverage = $4, error = $5 WHERE id = $1`, [
+      id,
+      status,
+      outcome?.rows ?? null,
+      outcome?.coverage ? JSON.stringify(outcome.coverage) : null,
+      error ?? null,
+    ]);
   }
 
   /** The newest run of each job, plus when it last succeeded. */

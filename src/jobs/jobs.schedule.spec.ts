@@ -101,7 +101,9 @@ describe(JobsSchedule.name, () => {
     sut.onApplicationBootstrap();
 
     await jest.advanceTimersByTimeAsync(3 * INTERVAL_MS);
-    expect(warnings).toEqual(['hl.positions overran its 10 s cadence: its run has been going for 10 s (reading addresses: 30/200); 12 upstream read(s) waiting for request weight; 1 tick skipped since the last note']);
+    expect(warnings).toEqual([
+      'hl.positions overran its 10 s cadence: its run has been going for 10 s (reading addresses: 30/200); 12 upstream read(s) waiting for request weight; 1 tick skipped since the last note',
+    ]);
 
     await jest.advanceTimersByTimeAsync(OVERRUN_NOTE_INTERVAL_MS);
     finish();
@@ -110,7 +112,9 @@ describe(JobsSchedule.name, () => {
 
     // Ticks at 20 and 30 s went unsaid; the next note, five minutes on, counts them with the ticks since.
     expect(warnings).toHaveLength(2);
-    expect(warnings[1]).toMatch(/^hl\.positions overran its 10 s cadence: its run has been going for 3\d\d s \(reading addresses: 30\/200\); .*; 30 ticks skipped/);
+    expect(warnings[1]).toMatch(
+      /^hl\.positions overran its 10 s cadence: its run has been going for 3\d\d s \(reading addresses: 30\/200\); .*; 30 ticks skipped/,
+    );
   });
 
   it('stops the runs in flight at shutdown and records them as stopped, with one line for all of them', async () => {
@@ -165,7 +169,13 @@ describe(JobsSchedule.name, () => {
       const registry = new JobRegistry();
       const started: string[] = [];
       for (const name of ['hl.mids', 'hl.snapshot', 'housekeeping.job-runs']) {
-        registry.register({ name, enabled: switches[name] ?? true, intervalMs: INTERVAL_MS, leaseMs: 60_000, run: async () => (started.push(name), { rows: 0 }) });
+        registry.register({
+          name,
+          enabled: switches[name] ?? true,
+          intervalMs: INTERVAL_MS,
+          leaseMs: 60_000,
+          run: async () => (started.push(name), { rows: 0 }),
+        });
       }
       const scheduler = new SchedulerRegistry();
       const runner = new JobRunner(kv, runs);

@@ -96,7 +96,10 @@ describe('Credit billing', () => {
 
     // Move the period anchor a month back: the next call belongs to the next period.
     await t.db.query(`UPDATE accounts SET reset_anchor_at = now() - interval '1 month 1 minute' WHERE id = $1`, [account.id]);
-    const recovered = await eventually(() => get(t, '/account/credits', key), (r) => r.status === 200);
+    const recovered = await eventually(
+      () => get(t, '/account/credits', key),
+      (r) => r.status === 200,
+    );
     expect(recovered.status).toBe(200);
     expect(recovered.body.data.balance).toBe('9999999');
     await settle(t);
@@ -119,10 +122,7 @@ describe('Credit billing', () => {
       { endpoint: 'usage.list', calls: 1, credits: '0' },
     ]);
     await t.app.get(UsageSyncService).sync();
-    const rows = await t.db.query(
-      `SELECT endpoint, calls::int, credits::text FROM usage_counters WHERE account_id = $1 ORDER BY endpoint`,
-      [account.id],
-    );
+    const rows = await t.db.query(`SELECT endpoint, calls::int, credits::text FROM usage_counters WHERE account_id = $1 ORDER BY endpoint`, [account.id]);
     expect(rows).toEqual([
       { endpoint: 'account.summary', calls: 2, credits: '2.000000' },
       { endpoint: 'account.vip', calls: 1, credits: '1.000000' },
@@ -130,11 +130,14 @@ describe('Credit billing', () => {
     ]);
   });
 
-  it("moves a tier change to the new quota for the rest of the period, keeping the anchor", async () => {
+  it('moves a tier change to the new quota for the rest of the period, keeping the anchor', async () => {
     const { key, wallet } = await makeAccount(t, { tier: 'pro' });
     const before = (await get(t, '/account/credits', key)).body.data;
     await t.app.get(AccountAdminService).setTier({ wallet, tier: 'max' });
-    const after = await eventually(() => get(t, '/account/credits', key), (r) => r.body.data.balance === '99999999');
+    const after = await eventually(
+      () => get(t, '/account/credits', key),
+      (r) => r.body.data.balance === '99999999',
+    );
     expect(after.body.data).toEqual({ balance: '99999999', resetAnchorAt: before.resetAnchorAt });
     expect((await get(t, '/account', key)).body.data).toMatchObject({ tier: 'Max', rpm: 600 });
   });
@@ -223,7 +226,7 @@ describe('Two replicas sharing one Redis and one PostgreSQL', () => {
     }
   });
 
-  it('shows a replica its own calls in /usage at once, and the other replica\'s after its usage flush', async () => {
+  it("shows a replica its own calls in /usage at once, and the other replica's after its usage flush", async () => {
     const { key } = await makeAccount(a, { tier: 'pro' });
     for (let i = 0; i < 3; i++) expect((await get(b, '/account', key)).status).toBe(200);
     expect((await get(a, '/account/vip', key)).status).toBe(200);

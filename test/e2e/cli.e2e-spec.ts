@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CliIo, runCli } from '../../src/cli/cli-runner';
 import { acquireEmbeddedLock, EMBEDDED_LOCK_FILE, EmbeddedLockError } from '../../src/infra/database/embedded-lock';
-import { AccountAdminService } from '../../src/modules/account/account-admin.service';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { get } from '../support/http';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
@@ -66,7 +65,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('ops CLI', () => {
   let t: TestApp;
-  let admin: AccountAdminService;
 
   /** The same runner main.ts uses, on the test app's AccountAdminService: everything but the process boot. */
   async function cli(...args: string[]): Promise<CliRun> {
@@ -85,7 +83,6 @@ describe('ops CLI', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    admin = t.app.get(AccountAdminService);
   });
 
   afterAll(async () => {
@@ -93,67 +90,83 @@ describe('ops CLI', () => {
   });
 
   describe('as a process', () => {
-    it('creates an account and prints one JSON object', async () => {
-      const wallet = newWallet();
-      const run = await spawnCli(['account:create', '--wallet', wallet, '--tier', 'PRO', '--json']);
-      expect(run.code).toBe(0);
-      expect(run.stdout).toHaveLength(1);
-      expect(run.json).toEqual({
-        ok: true,
-        account: expect.objectContaining({ walletAddress: wallet.toLowerCase(), tier: 'pro', creditBalance: '10000000' }),
-      });
-    }, SPAWN_TIMEOUT_MS);
+    it(
+      'creates an account and prints one JSON object',
+      async () => {
+        const wallet = newWallet();
+        const run = await spawnCli(['account:create', '--wallet', wallet, '--tier', 'PRO', '--json']);
+        expect(run.code).toBe(0);
+        expect(run.stdout).toHaveLength(1);
+        expect(run.json).toEqual({
+          ok: true,
+          account: expect.objectContaining({ walletAddress: wallet.toLowerCase(), tier: 'pro', creditBalance: '10000000' }),
+        });
+      },
+      SPAWN_TIMEOUT_MS,
+    );
 
-    it('prints only its JSON object on stdout when run as `npm run -s cli -- ...`', async () => {
-      const wallet = await createAccount();
-      const run = await spawnCli(['key:list', '--wallet', wallet, '--json'], { viaNpm: true });
-      expect(run.code).toBe(0);
-      expect(run.stdout).toHaveLength(1);
-      expect(run.json).toEqual({ ok: true, walletAddress: wallet, keys: [] });
-    }, SPAWN_TIMEOUT_MS);
+    it(
+      'prints only its JSON object on stdout when run as `npm run -s cli -- ...`',
+      async () => {
+        const wallet = await createAccount();
+        const run = await spawnCli(['key:list', '--wallet', wallet, '--json'], { viaNpm: true });
+        expect(run.code).toBe(0);
+        expect(run.stdout).toHaveLength(1);
+        expect(run.json).toEqual({ ok: true, walletAddress: wallet, keys: [] });
+      },
+      SPAWN_TIMEOUT_MS,
+    );
 
-    it('fails with a non-zero exit and a message for refusals and bad command lines', async () => {
-      const wallet = await createAccount();
-      const [duplicate, unknownCommand, unknownOption] = await Promise.all([
-        spawnCli(['account:create', '--wallet', wallet, '--tier', 'pro', '--json']),
-        spawnCli(['account:delete', '--json']),
-        spawnCli(['key:list', '--wallet', wallet, '--colour', 'red']),
-      ]);
-      expect(duplicate.code).toBe(1);
-      expect(duplicate.json).toEqual({ ok: false, error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^wallet: /) } });
-      expect(duplicate.stderr).toContain('already exists');
-      expect(unknownCommand.code).toBe(2);
-      expect(unknownCommand.json.error).toEqual({ code: 'USAGE_ERROR', message: 'unknown command "account:delete"' });
-      expect(unknownOption.code).toBe(2);
-      expect(unknownOption.stdout).toEqual([]);
-      expect(unknownOption.stderr).toContain('unknown option --colour');
-    }, SPAWN_TIMEOUT_MS);
+    it(
+      'fails with a non-zero exit and a message for refusals and bad command lines',
+      async () => {
+        const wallet = await createAccount();
+        const [duplicate, unknownCommand, unknownOption] = await Promise.all([
+          spawnCli(['account:create', '--wallet', wallet, '--tier', 'pro', '--json']),
+          spawnCli(['account:delete', '--json']),
+          spawnCli(['key:list', '--wallet', wallet, '--colour', 'red']),
+        ]);
+        expect(duplicate.code).toBe(1);
+        expect(duplicate.json).toEqual({ ok: false, error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^wallet: /) } });
+        expect(duplicate.stderr).toContain('already exists');
+        expect(unknownCommand.code).toBe(2);
+        expect(unknownCommand.json.error).toEqual({ code: 'USAGE_ERROR', message: 'unknown command "account:delete"' });
+        expect(unknownOption.code).toBe(2);
+        expect(unknownOption.stdout).toEqual([]);
+        expect(unknownOption.stderr).toContain('unknown option --colour');
+      },
+      SPAWN_TIMEOUT_MS,
+    );
 
-    it('issues a key the running API accepts, and revokes it within 5 s', async () => {
-      const wallet = await createAccount();
-      const created = await spawnCli(['key:create', '--wallet', wallet, '--json']);
-      expect(created.code).toBe(0);
-      const { key, prefix } = created.json;
-      expect(key).toMatch(KEY_PATTERN);
+    it(
+      'issues a key the running API accepts, and revokes it within 5 s',
+      async () => {
+        const wallet = await createAccount();
+        const created = await spawnCli(['key:create', '--wallet', wallet, '--json']);
+        expect(created.code).toBe(0);
+        const { key, prefix } = created.json;
+        expect(key).toMatch(KEY_PATTERN);
 
-      const accepted = await get(t, '/account', key);
-      expect(accepted.status).toBe(200);
-      expect(accepted.body.data.walletAddress).toBe(wallet);
+        const accepted = await get(t, '/account', key);
+        expect(accepted.status).toBe(200);
+        expect(accepted.body.data.walletAddress).toBe(wallet);
 
-      const revoked = await spawnCli(['key:revoke', '--prefix', prefix, '--json']);
-      expect(revoked.code).toBe(0);
-      expect(revoked.json).toMatchObject({ ok: true, prefix, revokedAt: expect.any(String) });
+        const revoked = await spawnCli(['key:revoke', '--prefix', prefix, '--json']);
+        expect(revoked.code).toBe(0);
+        expect(revoked.json).toMatchObject({ ok: true, prefix, revokedAt: expect.any(String) });
 
-      const deadline = Date.now() + REVOCATION_DEADLINE_MS;
-      let refused = accepted;
-      for (;;) {
-        refused = await get(t, '/account', key);
-        if (refused.status !== 200 || Date.now() > deadline) break;
-        await sleep(POLL_MS);
-      }
-      expect(refused.status).toBe(401);
-      expect(refused.body.code).toBe('INVALID_API_KEY');
-    }, SPAWN_TIMEOUT_MS);
+        const deadline = Date.now() + REVOCATION_DEADLINE_MS;
+        let refused: Awaited<ReturnType<typeof get>>;
+        for (;;) {
+          refused = await get(t, '/account', key);
+          if (refused.status !== 200 || Date.now() > deadline) break;
+          await sleep(POLL_MS);
+        }
+        expect(refused.status).toBe(401);
+        expect(refused.body.code).toBe('INVALID_API_KEY');
+      },
+      SPAWN_TIMEOUT_MS,
+    );
   });
 
   describe('account commands', () => {
@@ -279,7 +292,18 @@ describe('ops CLI', () => {
     it('lists every command in the help, as text or JSON', async () => {
       const text = await cli('--help');
       expect(text.code).toBe(0);
-      const names = ['account:create', 'account:list', 'account:set-tier', 'credits:set', 'key:create', 'key:list', 'key:revoke', 'job:run', 'job:status', 'address:add'];
+      const names = [
+        'account:create',
+        'account:list',
+        'account:set-tier',
+        'credits:set',
+        'key:create',
+        'key:list',
+        'key:revoke',
+        'job:run',
+        'job:status',
+        'address:add',
+      ];
       for (const name of names) expect(text.stdout.join('\n')).toContain(name);
       const json = await cli('--json');
       expect(json.json.commands.map((c: { name: string }) => c.name).sort()).toEqual([...names].sort());

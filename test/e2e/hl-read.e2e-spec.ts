@@ -2,15 +2,7 @@ import { HlCatalogService } from '../../src/modules/hl/hl-catalog.service';
 import { LEADERBOARD_SORTS, SMART_TRADER_SORTS } from '../../src/modules/hl/hl-params';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
-import {
-  HL_SEED,
-  publishHlLeaderboardSnapshot,
-  publishHlMarketSnapshot,
-  SEED_MIDS,
-  SEED_TAGS,
-  seedAddress,
-  seedHlReference,
-} from '../support/hl-seed';
+import { HL_SEED, publishHlLeaderboardSnapshot, publishHlMarketSnapshot, SEED_MIDS, SEED_TAGS, seedAddress, seedHlReference } from '../support/hl-seed';
 import { get } from '../support/http';
 import { resetDb } from '../support/reset-db';
 import { testConfig } from '../support/test-env';
@@ -18,8 +10,23 @@ import { testConfig } from '../support/test-env';
 type Data = Record<string, any>;
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const PERP_HOLDER_KEYS = ['address', 'side', 'coin', 'size', 'value', 'entryPrice', 'leverage', 'uPnl', 'roe', 'marginUsed',
-  'liquidationPrice', 'markPrice', 'cumFunding', 'supplyPercentage', 'addressTags'];
+const PERP_HOLDER_KEYS = [
+  'address',
+  'side',
+  'coin',
+  'size',
+  'value',
+  'entryPrice',
+  'leverage',
+  'uPnl',
+  'roe',
+  'marginUsed',
+  'liquidationPrice',
+  'markPrice',
+  'cumFunding',
+  'supplyPercentage',
+  'addressTags',
+];
 const SPOT_HOLDER_KEYS = ['address', 'coin', 'balance', 'value', 'entryPrice', 'entryNtl', 'uPnl', 'roe', 'supplyPercentage', 'addressTags'];
 const HIP4_TRADER_KEYS = ['userAddress', 'totalBuyUsd', 'totalSellUsd', 'realizedPnl', 'unrealizedPnl', 'pnl', 'pnlPct', 'tradeCount', 'lastTradeAt'];
 const HIP3_TRADER_KEYS = [...HIP4_TRADER_KEYS, 'totalFeeUsd', 'netPositionSz', 'currentPositionNotional'];
@@ -37,8 +44,14 @@ const LEADERBOARD_COLUMNS: Record<string, string> = Object.fromEntries(
   LEADERBOARD_SORTS.map((sort) => [sort, sort === 'accountValue' ? 'account_value' : sort.replace('allTime', 'all_time')]),
 );
 const SMART_TRADER_COLUMNS: Record<string, string> = {
-  pnl: 'pnl', pnlPct: 'pnl_pct', tradeCount: 'trade_count', totalBuyUsd: 'total_buy_usd', totalSellUsd: 'total_sell_usd',
-  realizedPnl: 'realized_pnl', unrealizedPnl: 'unrealized_pnl', lastTradeAt: 'last_trade_at',
+  pnl: 'pnl',
+  pnlPct: 'pnl_pct',
+  tradeCount: 'trade_count',
+  totalBuyUsd: 'total_buy_usd',
+  totalSellUsd: 'total_sell_usd',
+  realizedPnl: 'realized_pnl',
+  unrealizedPnl: 'unrealized_pnl',
+  lastTradeAt: 'last_trade_at',
 };
 
 describe('Exchange-chain analytics reads (/hl)', () => {
@@ -159,10 +172,18 @@ describe('Exchange-chain analytics reads (/hl)', () => {
       it('answers the contract shape with the defaults (value, desc, page 1, limit 100)', async () => {
         const data = await ok('/hl/perp/holders?coin=BTC');
         expect(Object.keys(data).sort()).toEqual(['coin', 'hasMore', 'items', 'limit', 'market', 'nextCursor', 'page', 'total', 'updatedAt']);
-        expect(data).toEqual(expect.objectContaining({
-          market: 'perp', coin: 'BTC', page: 1, limit: 100, total: HL_SEED.btc.holders, hasMore: true,
-          nextCursor: expect.any(String), updatedAt: HL_SEED.snapshotTime.toISOString(),
-        }));
+        expect(data).toEqual(
+          expect.objectContaining({
+            market: 'perp',
+            coin: 'BTC',
+            page: 1,
+            limit: 100,
+            total: HL_SEED.btc.holders,
+            hasMore: true,
+            nextCursor: expect.any(String),
+            updatedAt: HL_SEED.snapshotTime.toISOString(),
+          }),
+        );
         expect(data.items).toHaveLength(100);
         for (const item of data.items) {
           expect(Object.keys(item).sort()).toEqual([...PERP_HOLDER_KEYS].sort());
@@ -174,7 +195,8 @@ describe('Exchange-chain analytics reads (/hl)', () => {
           expect(item.addressTags).toEqual(SEED_TAGS[item.address] ?? []);
         }
         const expected = await addresses(
-          `SELECT address FROM hl_perp_holders WHERE snapshot_id = $1 AND coin = 'BTC' ORDER BY value DESC, address DESC LIMIT 100`, [marketId],
+          `SELECT address FROM hl_perp_holders WHERE snapshot_id = $1 AND coin = 'BTC' ORDER BY value DESC, address DESC LIMIT 100`,
+          [marketId],
         );
         expect(data.items.map((i: Data) => i.address)).toEqual(expected);
         // Canonical decimals: no trailing zeros, no exponent.
@@ -272,7 +294,8 @@ describe('Exchange-chain analytics reads (/hl)', () => {
         expect(last).toEqual(expect.objectContaining({ total: HL_SEED.eth.holders, hasMore: true }));
         const deep = await ok(`/hl/perp/holders?coin=ETH&limit=500&cursor=${encodeURIComponent(last.nextCursor)}`);
         const expected = await addresses(
-          `SELECT address FROM hl_perp_holders WHERE snapshot_id = $1 AND coin = 'ETH' AND rank_value > 10000 ORDER BY rank_value`, [marketId],
+          `SELECT address FROM hl_perp_holders WHERE snapshot_id = $1 AND coin = 'ETH' AND rank_value > 10000 ORDER BY rank_value`,
+          [marketId],
         );
         expect(deep.items.map((i: Data) => i.address)).toEqual(expected);
         expect(deep).toEqual(expect.objectContaining({ page: 21, hasMore: false, nextCursor: null }));
@@ -311,10 +334,18 @@ describe('Exchange-chain analytics reads (/hl)', () => {
       it('answers the contract shape, with nulls where there is no entry notional', async () => {
         const data = await ok('/hl/spot/holders?coin=hype');
         expect(Object.keys(data).sort()).toEqual(['coin', 'hasMore', 'items', 'limit', 'market', 'nextCursor', 'page', 'total', 'updatedAt']);
-        expect(data).toEqual(expect.objectContaining({
-          market: 'spot', coin: 'HYPE', page: 1, limit: 100, total: HL_SEED.hype.holders, hasMore: false, nextCursor: null,
-          updatedAt: HL_SEED.snapshotTime.toISOString(),
-        }));
+        expect(data).toEqual(
+          expect.objectContaining({
+            market: 'spot',
+            coin: 'HYPE',
+            page: 1,
+            limit: 100,
+            total: HL_SEED.hype.holders,
+            hasMore: false,
+            nextCursor: null,
+            updatedAt: HL_SEED.snapshotTime.toISOString(),
+          }),
+        );
         expect(data.items).toHaveLength(HL_SEED.hype.holders);
         for (const item of data.items) expect(Object.keys(item).sort()).toEqual([...SPOT_HOLDER_KEYS].sort());
         const withoutEntry = data.items.find((i: Data) => i.address === seedAddress(4));
@@ -363,7 +394,9 @@ describe('Exchange-chain analytics reads (/hl)', () => {
         data.heatmap.forEach((bin: Data, i: number) => {
           expect(bin).toEqual(expect.objectContaining({ coin: 'xyz:TSLA', priceBinIndex: i, priceBinStart: 200 + i * 10, priceBinEnd: 210 + i * 10 }));
         });
-        const filled = data.heatmap.filter((b: Data) => b.positionsCount > 0).map((b: Data) => [b.priceBinIndex, b.liquidationValue, b.positionsCount, b.mostImpactedSegment]);
+        const filled = data.heatmap
+          .filter((b: Data) => b.positionsCount > 0)
+          .map((b: Data) => [b.priceBinIndex, b.liquidationValue, b.positionsCount, b.mostImpactedSegment]);
         expect(filled).toEqual([
           [0, 63000, 3, 2],
           [10, 20000, 3, 2],
@@ -409,8 +442,15 @@ describe('Exchange-chain analytics reads (/hl)', () => {
         expect(data.spot.pagination).toEqual({ page: 1, limit: 50, total: HL_SEED.trending.spot, hasMore: false });
         expect(data.perp.items.map((i: Data) => i.coin)).toEqual(Array.from({ length: 50 }, (_, r) => `PERP-1h-${String(r + 1).padStart(3, '0')}`));
         expect(data.spot.items[0]).toEqual({
-          coin: 'SPOT-1h-001', price: '10.5', priceChange: '-9.5', buyAddresses: 99, sellAddresses: 89, smartBuy: 1, smartSell: 1,
-          buyOrderAmountChange: '-899.5', sellOrderAmountChange: '490',
+          coin: 'SPOT-1h-001',
+          price: '10.5',
+          priceChange: '-9.5',
+          buyAddresses: 99,
+          sellAddresses: 89,
+          smartBuy: 1,
+          smartSell: 1,
+          buyOrderAmountChange: '-899.5',
+          sellOrderAmountChange: '490',
         });
       });
 
@@ -438,9 +478,16 @@ describe('Exchange-chain analytics reads (/hl)', () => {
       it('answers the contract shape with the defaults (pnl_day, desc, limit 100)', async () => {
         const data = await ok('/hl/leaderboard');
         expect(Object.keys(data).sort()).toEqual(['hasMore', 'items', 'limit', 'nextCursor', 'page', 'total', 'updatedAt']);
-        expect(data).toEqual(expect.objectContaining({
-          page: 1, limit: 100, total: HL_SEED.leaderboardRows, hasMore: true, nextCursor: expect.any(String), updatedAt: HL_SEED.snapshotTime.toISOString(),
-        }));
+        expect(data).toEqual(
+          expect.objectContaining({
+            page: 1,
+            limit: 100,
+            total: HL_SEED.leaderboardRows,
+            hasMore: true,
+            nextCursor: expect.any(String),
+            updatedAt: HL_SEED.snapshotTime.toISOString(),
+          }),
+        );
         const first = data.items[0];
         expect(Object.keys(first)).toEqual(['ethAddress', 'accountValue', 'windowPerformances']);
         expect(first.windowPerformances.map((w: [string, unknown]) => w[0])).toEqual(['day', 'week', 'month', 'allTime']);
@@ -452,15 +499,22 @@ describe('Exchange-chain analytics reads (/hl)', () => {
         const canonical = (v: string) => String(Number(v));
         expect(first.accountValue).toBe(canonical(row.account_value));
         expect(first.windowPerformances[0][1]).toEqual({ pnl: canonical(row.pnl_day), roi: canonical(row.roi_day), vlm: canonical(row.vlm_day) });
-        expect(first.windowPerformances[3][1]).toEqual({ pnl: canonical(row.pnl_all_time), roi: canonical(row.roi_all_time), vlm: canonical(row.vlm_all_time) });
+        expect(first.windowPerformances[3][1]).toEqual({
+          pnl: canonical(row.pnl_all_time),
+          roi: canonical(row.roi_all_time),
+          vlm: canonical(row.vlm_all_time),
+        });
       });
 
       it.each(LEADERBOARD_SORTS)('ranks by %s in both orders', async (sort) => {
         const column = LEADERBOARD_COLUMNS[sort];
-        for (const [order, direction] of [['desc', 'DESC'], ['asc', 'ASC']]) {
-          const expected = await addresses(
-            `SELECT address FROM hl_leaderboard WHERE snapshot_id = $1 ORDER BY ${column} ${direction}, address ${direction}`, [leaderboardId],
-          );
+        for (const [order, direction] of [
+          ['desc', 'DESC'],
+          ['asc', 'ASC'],
+        ]) {
+          const expected = await addresses(`SELECT address FROM hl_leaderboard WHERE snapshot_id = $1 ORDER BY ${column} ${direction}, address ${direction}`, [
+            leaderboardId,
+          ]);
           const data = await ok(`/hl/leaderboard?sort=${sort}&order=${order}&limit=500`);
           expect(data.items.map((i: Data) => i.ethAddress)).toEqual(expected);
           expect(data).toEqual(expect.objectContaining({ total: HL_SEED.leaderboardRows, hasMore: false, nextCursor: null }));
@@ -500,9 +554,17 @@ describe('Exchange-chain analytics reads (/hl)', () => {
       it('answers the contract shape with the defaults (pnlPct, desc, limit 50)', async () => {
         const data = await ok('/hl/hip3/smart-trader?coin=xyz:TSLA', '2');
         expect(Object.keys(data).sort()).toEqual(['coin', 'hasMore', 'items', 'limit', 'markPx', 'page', 'total', 'updatedAt']);
-        expect(data).toEqual(expect.objectContaining({
-          coin: 'xyz:TSLA', markPx: '400', page: 1, limit: 50, total: HL_SEED.tsla.traders, hasMore: true, updatedAt: HL_SEED.snapshotTime.toISOString(),
-        }));
+        expect(data).toEqual(
+          expect.objectContaining({
+            coin: 'xyz:TSLA',
+            markPx: '400',
+            page: 1,
+            limit: 50,
+            total: HL_SEED.tsla.traders,
+            hasMore: true,
+            updatedAt: HL_SEED.snapshotTime.toISOString(),
+          }),
+        );
         for (const item of data.items) {
           expect(Object.keys(item).sort()).toEqual([...HIP3_TRADER_KEYS].sort());
           expect(Number.isInteger(item.tradeCount)).toBe(true);
@@ -553,10 +615,18 @@ describe('Exchange-chain analytics reads (/hl)', () => {
       it('answers the outcome with both sides merged and the YES mark its snapshot stored as markPx', async () => {
         const data = await ok('/hl/hip4/smart-trader?outcomeId=0', '2');
         expect(Object.keys(data).sort()).toEqual(['hasMore', 'items', 'limit', 'markPx', 'outcomeId', 'outcomeName', 'page', 'sides', 'total', 'updatedAt']);
-        expect(data).toEqual(expect.objectContaining({
-          outcomeId: '0', outcomeName: HL_SEED.outcome.name, markPx: HL_SEED.outcome.snapshotYesMark, sides: ['YES', 'NO'],
-          page: 1, limit: 50, total: HL_SEED.outcome.traders, hasMore: false,
-        }));
+        expect(data).toEqual(
+          expect.objectContaining({
+            outcomeId: '0',
+            outcomeName: HL_SEED.outcome.name,
+            markPx: HL_SEED.outcome.snapshotYesMark,
+            sides: ['YES', 'NO'],
+            page: 1,
+            limit: 50,
+            total: HL_SEED.outcome.traders,
+            hasMore: false,
+          }),
+        );
         for (const item of data.items) expect(Object.keys(item).sort()).toEqual([...HIP4_TRADER_KEYS].sort());
         const expected = await addresses(
           `SELECT address FROM hl_smart_traders WHERE snapshot_id = $1 AND market = 'hip4' AND coin = '0' ORDER BY pnl_pct DESC, address DESC`,
@@ -592,13 +662,19 @@ describe('Exchange-chain analytics reads (/hl)', () => {
 
         const descNext = await ok(`/hl/perp/holders?coin=BTC&limit=100&cursor=${encodeURIComponent(desc.nextCursor)}`);
         expect(descNext.items.map((i: Data) => i.address)).toEqual(
-          await addresses(`SELECT address FROM hl_perp_holders WHERE snapshot_id = $1 AND coin = 'BTC' AND rank_value BETWEEN 101 AND 200 ORDER BY rank_value`, [nextId]),
+          await addresses(
+            `SELECT address FROM hl_perp_holders WHERE snapshot_id = $1 AND coin = 'BTC' AND rank_value BETWEEN 101 AND 200 ORDER BY rank_value`,
+            [nextId],
+          ),
         );
         expect(descNext).toEqual(expect.objectContaining({ total: 1200, page: 2, updatedAt: refreshedAt.toISOString() }));
 
         const ascNext = await ok(`/hl/perp/holders?coin=BTC&limit=100&order=asc&cursor=${encodeURIComponent(asc.nextCursor)}`);
         expect(ascNext.items.map((i: Data) => i.address)).toEqual(
-          await addresses(`SELECT address FROM hl_perp_holders WHERE snapshot_id = $1 AND coin = 'BTC' AND rank_value BETWEEN 1001 AND 1100 ORDER BY rank_value DESC`, [nextId]),
+          await addresses(
+            `SELECT address FROM hl_perp_holders WHERE snapshot_id = $1 AND coin = 'BTC' AND rank_value BETWEEN 1001 AND 1100 ORDER BY rank_value DESC`,
+            [nextId],
+          ),
         );
         expect(ascNext).toEqual(expect.objectContaining({ total: 1200, page: 2, hasMore: true }));
       });

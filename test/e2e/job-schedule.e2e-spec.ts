@@ -10,7 +10,10 @@ async function scheduledJobs(overrides: Record<string, string>): Promise<{ sched
     t = await createTestApp(testConfig(overrides));
     return {
       scheduled: t.app.get(SchedulerRegistry).getIntervals().sort(),
-      registered: t.app.get(JobRegistry).list().map((job) => job.name),
+      registered: t.app
+        .get(JobRegistry)
+        .list()
+        .map((job) => job.name),
     };
   } finally {
     await t?.close();

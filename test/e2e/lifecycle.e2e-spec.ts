@@ -145,12 +145,16 @@ describe('Process lifecycle (a real server process with the simulator and the jo
   it.each([
     ['the server', 'src/main.ts', []],
     ['the ops CLI', 'src/cli/main.ts', ['job:status']],
-  ])('%s refuses an invalid configuration with the list of problems, exit 1 and no stack trace', async (_name, entry, args) => {
-    const run = spawnTs(entry, { NODE_ENV: 'production', PORT: 'eighty', DATABASE_URL: TEST_DATABASE_URL }, args);
-    expect(await run.exited).toBe(1);
-    const output = run.output();
-    expect(output).toContain('CURSOR_SECRET must be set in production');
-    expect(output).toContain('PORT');
-    expect(output).not.toMatch(STACK_FRAME);
-  }, 60_000);
+  ])(
+    '%s refuses an invalid configuration with the list of problems, exit 1 and no stack trace',
+    async (_name, entry, args) => {
+      const run = spawnTs(entry, { NODE_ENV: 'production', PORT: 'eighty', DATABASE_URL: TEST_DATABASE_URL }, args);
+      expect(await run.exited).toBe(1);
+      const output = run.output();
+      expect(output).toContain('CURSOR_SECRET must be set in production');
+      expect(output).toContain('PORT');
+      expect(output).not.toMatch(STACK_FRAME);
+    },
+    60_000,
+  );
 });

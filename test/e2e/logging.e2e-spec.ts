@@ -29,7 +29,12 @@ function captured(): { lines: string[]; stream: Writable } {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString().split('\n').filter((line) => line !== ''));
+      lines.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter((line) => line !== ''),
+      );
       done();
     },
   });

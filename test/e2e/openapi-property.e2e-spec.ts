@@ -10,17 +10,7 @@ import { HlCatalogService } from '../../src/modules/hl/hl-catalog.service';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
 import { publishHlLeaderboardSnapshot, publishHlMarketSnapshot, seedHlReference } from '../support/hl-seed';
-import {
-  encodeItem,
-  FOLLOW,
-  HARVESTED,
-  OpenApi,
-  Operation,
-  queryArbitrary,
-  QueryItem,
-  safeDecode,
-  schemaViolation,
-} from '../support/openapi-queries';
+import { encodeItem, FOLLOW, HARVESTED, OpenApi, Operation, queryArbitrary, QueryItem, safeDecode, schemaViolation } from '../support/openapi-queries';
 import { resetDb } from '../support/reset-db';
 import { testConfig } from '../support/test-env';
 
@@ -68,16 +58,21 @@ describe('Every documented GET under generated requests (property run)', () => {
     accountId = first.account.id;
     const more = await Promise.all([1, 2, 3, 4].map(() => t.app.get(AccountAdminService).createKey({ wallet: first.wallet })));
     keys = [first.key, ...more.map((k) => k.key)];
-    doc = (await request(t.server as never).get('/docs-json').expect(200)).body;
+    doc = (
+      await request(t.server as never)
+        .get('/docs-json')
+        .expect(200)
+    ).body;
   });
   afterAll(async () => {
     const counts = [...statuses].map(([op, byStatus]) => `${op} ${[...byStatus].map(([s, n]) => `${s}×${n}`).join(' ')}`);
-    process.stdout.write(`property run (${t.config.http.adapter}): ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${SEED}\n${counts.join('\n')}\n`);
+    process.stdout.write(
+      `property run (${t.config.http.adapter}): ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, seed ${SEED}\n${counts.join('\n')}\n`,
+    );
     await t.close();
   });
 
-  const getOperations = () =>
-    Object.entries(doc.paths).flatMap(([path, ops]) => (ops.get ? [{ path, op: ops.get }] : []));
+  const getOperations = () => Object.entries(doc.paths).flatMap(([path, ops]) => (ops.get ? [{ path, op: ops.get }] : []));
 
   it('finds every public route and the health probes in the document', () => {
     const paths = getOperations().map((o) => o.path);
@@ -115,10 +110,9 @@ describe('Every documented GET under generated requests (property run)', () => {
     await t.app.get(LedgerFlusherService).flush();
     const [{ credit_balance }] = await t.db.query(`SELECT credit_balance::text FROM accounts WHERE id = $1`, [accountId]);
     expect(Number(credit_balance)).toBe(100_000_000 - charged);
-    const rows: Array<{ reference_id: string }> = await t.db.query(
-      `SELECT reference_id FROM credit_transactions WHERE account_id = $1 AND type = 'charge'`,
-      [accountId],
-    );
+    const rows: Array<{ reference_id: string }> = await t.db.query(`SELECT reference_id FROM credit_transactions WHERE account_id = $1 AND type = 'charge'`, [
+      accountId,
+    ]);
     expect(rows.map((r) => r.reference_id).sort()).toEqual([...chargedRequestIds].sort());
   });
 
@@ -195,7 +189,9 @@ describe('Every documented GET under generated requests (property run)', () => {
     const field = /^([^:]*): /.exec(msg)?.[1];
     // A raw fragment's name as sent, or decoded (Express turns a broken percent-encoding into U+FFFD).
     const sentNames = query.flatMap((item) => ('name' in item ? [item.name] : [item.raw.split('=')[0], ...new URLSearchParams(item.raw).keys()]));
-    const named = field !== undefined && [...(op.parameters ?? []).map((p) => p.name), ...sentNames, 'query'].some((n) => field === n || field.startsWith(`${n}[`) || field.startsWith(`${n}.`));
+    const named =
+      field !== undefined &&
+      [...(op.parameters ?? []).map((p) => p.name), ...sentNames, 'query'].some((n) => field === n || field.startsWith(`${n}[`) || field.startsWith(`${n}.`));
     expect({ ...seen, msg, namesAField: named }).toEqual({ ...seen, msg, namesAField: true });
   }
 

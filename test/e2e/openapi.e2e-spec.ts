@@ -34,7 +34,11 @@ describe('OpenAPI document', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    doc = (await request(t.server as never).get('/docs-json').expect(200)).body;
+    doc = (
+      await request(t.server as never)
+        .get('/docs-json')
+        .expect(200)
+    ).body;
   });
   afterAll(() => t.close());
 
@@ -88,7 +92,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('lists 503 on /health/ready, without the key pipeline\'s headers', () => {
+  it("lists 503 on /health/ready, without the key pipeline's headers", () => {
     const response = doc.paths['/health/ready'].get.responses['503'];
     expect(response.content?.['application/json']?.schema?.$ref).toBe('#/components/schemas/ErrorEnvelopeDto');
     expect(Object.keys(response.headers ?? {}).sort()).toEqual(['X-Credits-Cost', 'X-Request-Id']);
@@ -125,7 +129,9 @@ describe('OpenAPI document', () => {
   });
 
   it('serves Swagger UI at /docs', async () => {
-    const res = await request(t.server as never).get('/docs').redirects(1);
+    const res = await request(t.server as never)
+      .get('/docs')
+      .redirects(1);
     expect(res.status).toBe(200);
     expect(res.text).toContain('swagger-ui');
   });

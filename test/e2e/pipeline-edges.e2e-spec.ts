@@ -64,7 +64,9 @@ describe('Public API pipeline edges', () => {
     it('answers like GET, headers and all but no body, counts in the window, and is never billed nor in /usage', async () => {
       const { key, account } = await makeAccount(t, { tier: 'pro' });
       await waitForFreshWindow();
-      const head = await request(t.server as never).head(`${PUBLIC}/account/vip`).set('x-api-key', key);
+      const head = await request(t.server as never)
+        .head(`${PUBLIC}/account/vip`)
+        .set('x-api-key', key);
       expect(head.status).toBe(200);
       expect(head.text ?? '').toBe('');
       expect(head.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -72,7 +74,13 @@ describe('Public API pipeline edges', () => {
       expect(head.headers['x-ratelimit-remaining']).toBe('199');
       expect(head.headers['x-credits-cost']).toBe('0');
       expect(head.headers['x-credits-remaining']).toBe('10000000');
-      expect((await request(t.server as never).head(`${PUBLIC}/account/vip`).set('x-api-key', key)).headers['x-ratelimit-remaining']).toBe('198');
+      expect(
+        (
+          await request(t.server as never)
+            .head(`${PUBLIC}/account/vip`)
+            .set('x-api-key', key)
+        ).headers['x-ratelimit-remaining'],
+      ).toBe('198');
 
       const usage = await get(t, '/usage', key);
       expect(usage.headers['x-ratelimit-remaining']).toBe('197');
@@ -86,7 +94,9 @@ describe('Public API pipeline edges', () => {
 
     it('answers 403 where its GET would, once the credits are gone', async () => {
       const { key } = await makeAccount(t, { tier: 'pro', credits: '0' });
-      const head = await request(t.server as never).head(`${PUBLIC}/account/vip`).set('x-api-key', key);
+      const head = await request(t.server as never)
+        .head(`${PUBLIC}/account/vip`)
+        .set('x-api-key', key);
       expect(head.status).toBe(403);
       expect(head.headers['x-credits-remaining']).toBe('0');
       expect((await get(t, '/account/vip', key)).status).toBe(403);
@@ -94,18 +104,22 @@ describe('Public API pipeline edges', () => {
 
     it('refuses a HEAD with an unknown parameter as its GET would', async () => {
       const { key } = await makeAccount(t, { tier: 'pro' });
-      const head = await request(t.server as never).head(`${PUBLIC}/account/vip?bogus=1`).set('x-api-key', key);
+      const head = await request(t.server as never)
+        .head(`${PUBLIC}/account/vip?bogus=1`)
+        .set('x-api-key', key);
       expect(head.status).toBe(400);
       expect(head.headers['x-credits-cost']).toBe('0');
     });
   });
 
   describe('requests no route answers', () => {
-    it('answers other methods on a public route 404 in the envelope, unbilled, with the key\'s rate-limit headers', async () => {
+    it("answers other methods on a public route 404 in the envelope, unbilled, with the key's rate-limit headers", async () => {
       const { key } = await makeAccount(t, { tier: 'pro' });
       await waitForFreshWindow();
       for (const method of ['post', 'put', 'patch', 'delete', 'options'] as const) {
-        const res = await request(t.server as never)[method](`${PUBLIC}/account/credits`).set('x-api-key', key);
+        const res = await request(t.server as never)
+          [method](`${PUBLIC}/account/credits`)
+          .set('x-api-key', key);
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ code: 'NOT_FOUND', msg: expect.any(String), data: null });
         expect(res.headers['x-credits-cost']).toBe('0');
@@ -146,7 +160,10 @@ describe('Public API pipeline edges', () => {
 
   describe('request bodies', () => {
     it.each([`${PUBLIC}/account`, `${PUBLIC}/nope`, '/nope'])('answers malformed JSON posted to %s 400 naming body', async (path) => {
-      const res = await request(t.server as never).post(path).set('content-type', 'application/json').send('{"coin": BTC');
+      const res = await request(t.server as never)
+        .post(path)
+        .set('content-type', 'application/json')
+        .send('{"coin": BTC');
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ code: 'VALIDATION_ERROR', msg: 'body: malformed JSON', data: null });
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -154,7 +171,10 @@ describe('Public API pipeline edges', () => {
 
     it.each(['', 'Content-Type: application/json\r\n'])('refuses a declared body over the limit at once with 413 and closes (%s)', async (contentType) => {
       const port = await listen(t);
-      const { text, closedAfterMs } = await rawExchange(port, `POST ${PUBLIC}/account HTTP/1.1\r\nHost: localhost\r\n${contentType}Content-Length: 200000\r\n\r\n`);
+      const { text, closedAfterMs } = await rawExchange(
+        port,
+        `POST ${PUBLIC}/account HTTP/1.1\r\nHost: localhost\r\n${contentType}Content-Length: 200000\r\n\r\n`,
+      );
       expect(closedAfterMs).toBeLessThan(1000);
       const res = parseRaw(text);
       expect(res.status).toBe(413);

@@ -37,7 +37,11 @@ describe('Public API pipeline', () => {
       expect((await get(t, '/account', key)).status).toBe(200);
       await t.app.get(AccountAdminService).revokeKey({ prefix });
       const started = Date.now();
-      const res = await eventually(() => get(t, '/account', key), (r) => r.status === 401, 5000);
+      const res = await eventually(
+        () => get(t, '/account', key),
+        (r) => r.status === 401,
+        5000,
+      );
       expect(res.status).toBe(401);
       expect(Date.now() - started).toBeLessThan(5000);
     });

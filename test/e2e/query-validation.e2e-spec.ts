@@ -165,7 +165,11 @@ describe('Query parameter validation', () => {
     let parameters: Array<{ path: string; parameter: Parameter }>;
 
     beforeAll(async () => {
-      const doc = (await request(t.server as never).get('/docs-json').expect(200)).body as {
+      const doc = (
+        await request(t.server as never)
+          .get('/docs-json')
+          .expect(200)
+      ).body as {
         paths: Record<string, Record<string, { parameters?: Parameter[] }>>;
       };
       parameters = Object.entries(doc.paths).flatMap(([path, ops]) =>

@@ -106,39 +106,43 @@ describe('Usage durability', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }, 30_000);
 
-    it('keeps /usage across restarts, and a call after a restart adds on top', async () => {
-      server = await startServer(dataDir, port);
-      for (const path of ['/account', '/account', '/account/credits', '/account/vip']) expect((await call(path)).status).toBe(200);
-      // A failed call is taken back out of the meters (and refunded).
-      expect((await call('/account/credits/transactions?limit=0')).status).toBe(400);
-      const before = await call('/usage');
-      expect(before.body.data).toEqual([
-        { endpoint: 'account.credits', calls: 1, credits: '1' },
-        { endpoint: 'account.summary', calls: 2, credits: '2' },
-        { endpoint: 'account.vip', calls: 1, credits: '1' },
-        { endpoint: 'usage.list', calls: 1, credits: '0' },
-      ]);
-      await interrupt(server);
-
-      server = await startServer(dataDir, port);
-      const afterRestart = await call('/usage');
-      // The same history, plus the /usage call that read it.
-      expect(afterRestart.body.data).toEqual(sum(before.body.data, [{ endpoint: 'usage.list', calls: 1, credits: '0' }]));
-      expect((await call('/account/vip')).status).toBe(200);
-      const afterCall = await call('/usage');
-      expect(afterCall.body.data).toEqual(
-        sum(afterRestart.body.data, [
+    it(
+      'keeps /usage across restarts, and a call after a restart adds on top',
+      async () => {
+        server = await startServer(dataDir, port);
+        for (const path of ['/account', '/account', '/account/credits', '/account/vip']) expect((await call(path)).status).toBe(200);
+        // A failed call is taken back out of the meters (and refunded).
+        expect((await call('/account/credits/transactions?limit=0')).status).toBe(400);
+        const before = await call('/usage');
+        expect(before.body.data).toEqual([
+          { endpoint: 'account.credits', calls: 1, credits: '1' },
+          { endpoint: 'account.summary', calls: 2, credits: '2' },
           { endpoint: 'account.vip', calls: 1, credits: '1' },
           { endpoint: 'usage.list', calls: 1, credits: '0' },
-        ]),
-      );
-      await interrupt(server);
+        ]);
+        await interrupt(server);
 
-      // Counts synced after the first restart are added once, not again at the next start.
-      server = await startServer(dataDir, port);
-      const third = await call('/usage');
-      expect(third.body.data).toEqual(sum(afterCall.body.data, [{ endpoint: 'usage.list', calls: 1, credits: '0' }]));
-    }, 4 * SPAWN_TIMEOUT_MS);
+        server = await startServer(dataDir, port);
+        const afterRestart = await call('/usage');
+        // The same history, plus the /usage call that read it.
+        expect(afterRestart.body.data).toEqual(sum(before.body.data, [{ endpoint: 'usage.list', calls: 1, credits: '0' }]));
+        expect((await call('/account/vip')).status).toBe(200);
+        const afterCall = await call('/usage');
+        expect(afterCall.body.data).toEqual(
+          sum(afterRestart.body.data, [
+            { endpoint: 'account.vip', calls: 1, credits: '1' },
+            { endpoint: 'usage.list', calls: 1, credits: '0' },
+          ]),
+        );
+        await interrupt(server);
+
+        // Counts synced after the first restart are added once, not again at the next start.
+        server = await startServer(dataDir, port);
+        const third = await call('/usage');
+        expect(third.body.data).toEqual(sum(afterCall.body.data, [{ endpoint: 'usage.list', calls: 1, credits: '0' }]));
+      },
+      4 * SPAWN_TIMEOUT_MS,
+    );
   });
 
   describe('on PostgreSQL and Redis', () => {

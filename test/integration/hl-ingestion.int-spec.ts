@@ -80,10 +80,12 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
   }
 
   async function insertBalance(address: string, coin: string, total: string, entryNtl: string | null): Promise<void> {
-    await db.query(
-      `INSERT INTO hl_spot_balances (address, coin, token, total, hold, entry_ntl, read_at) VALUES ($1, $2, 0, $3, 0, $4, now())`,
-      [address, coin, total, entryNtl],
-    );
+    await db.query(`INSERT INTO hl_spot_balances (address, coin, token, total, hold, entry_ntl, read_at) VALUES ($1, $2, 0, $3, 0, $4, now())`, [
+      address,
+      coin,
+      total,
+      entryNtl,
+    ]);
   }
 
   async function insertMarket(market: 'perp' | 'spot' | 'hip4', coin: string, mid: string): Promise<void> {
@@ -137,15 +139,15 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
   }
 
   async function snapshotCoins(id: number): Promise<Array<Record<string, unknown>>> {
-    return db.query(
-      `SELECT market, coin, mark_px::text, holders, coverage::float8 FROM hl_snapshot_coins WHERE snapshot_id = $1 ORDER BY market, coin`,
-      [id],
-    );
+    return db.query(`SELECT market, coin, mark_px::text, holders, coverage::float8 FROM hl_snapshot_coins WHERE snapshot_id = $1 ORDER BY market, coin`, [id]);
   }
 
   describe('the address universe', () => {
     it('keeps a known account value when an address is seen again without one', async () => {
-      const values = new Map([[WHALE, '5000000'], [MINNOW, '10']]);
+      const values = new Map([
+        [WHALE, '5000000'],
+        [MINNOW, '10'],
+      ]);
       await addresses.upsertAddresses({ addresses: [WHALE, MINNOW], source: 'leaderboard', accountValues: values });
       await markPolled(WHALE, MINNOW);
       await db.query(`UPDATE hl_addresses SET next_poll_at = now() - interval '1 second'`);
@@ -171,14 +173,24 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
     });
 
     it('makes a wallet seen trading after its last read due at once, and not one whose trade that read already saw', async () => {
-      await addresses.upsertAddresses({ addresses: [WHALE, MINNOW], source: 'leaderboard', accountValues: new Map([[WHALE, '5000000'], [MINNOW, '10']]) });
+      await addresses.upsertAddresses({
+        addresses: [WHALE, MINNOW],
+        source: 'leaderboard',
+        accountValues: new Map([
+          [WHALE, '5000000'],
+          [MINNOW, '10'],
+        ]),
+      });
       await markPolled(WHALE, MINNOW);
       const now = Date.now();
 
       await addresses.upsertAddresses({
         addresses: [WHALE, MINNOW],
         source: 'trades',
-        lastTradeAt: new Map([[MINNOW, now - 5_000], [WHALE, now - 2 * MINUTE_MS]]),
+        lastTradeAt: new Map([
+          [MINNOW, now - 5_000],
+          [WHALE, now - 2 * MINUTE_MS],
+        ]),
       });
 
       expect((await addresses.dueAddresses({ limit: 10, fullReadIntervalMs: HOUR_MS })).map((d) => d.address)).toEqual([MINNOW]);
@@ -198,8 +210,17 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
     function clearinghouse(positions: Array<{ coin: string; szi: string }>): ClearinghouseState {
       return {
         assetPositions: positions.map(({ coin, szi }) => ({
-          coin, szi, entryPx: '100', positionValue: '200', unrealizedPnl: '0', returnOnEquity: '0', liquidationPx: null,
-          marginUsed: '40', leverage: { type: 'cross', value: 5, rawUsd: null }, maxLeverage: null, cumFunding: null,
+          coin,
+          szi,
+          entryPx: '100',
+          positionValue: '200',
+          unrealizedPnl: '0',
+          returnOnEquity: '0',
+          liquidationPx: null,
+          marginUsed: '40',
+          leverage: { type: 'cross', value: 5, rawUsd: null },
+          maxLeverage: null,
+          cumFunding: null,
         })),
         marginSummary: { accountValue: '1000', totalNtlPos: '200', totalRawUsd: '800', totalMarginUsed: '40' },
         crossMarginSummary: null,
@@ -253,7 +274,9 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
     });
 
     it('reads every dex on an address its first time, then only native and spot where it holds nothing on HIP-3', async () => {
-      expect(await pollRound()).toEqual([`${MINNOW}@`, ...DEXES.map((dex) => `${MINNOW}@${dex}`), `${WHALE}@`, ...DEXES.map((dex) => `${WHALE}@${dex}`)].sort());
+      expect(await pollRound()).toEqual(
+        [`${MINNOW}@`, ...DEXES.map((dex) => `${MINNOW}@${dex}`), `${WHALE}@`, ...DEXES.map((dex) => `${WHALE}@${dex}`)].sort(),
+      );
 
       await makeDue();
       const reads = await pollRound();
@@ -322,15 +345,28 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
       await insertPosition(MINNOW, 'flx:GOLD', '1', 'flx');
       await insertBalance(WHALE, 'HYPE', '10', '250');
       const position = (address: string, coin: string, dex: string, szi: string): PositionRow => ({
-        address, coin, dex, szi, entryPx: '100', leverageType: 'cross', leverage: '5', positionValue: '0', unrealizedPnl: '0',
-        marginUsed: '0', liquidationPx: null, cumFunding: null,
+        address,
+        coin,
+        dex,
+        szi,
+        entryPx: '100',
+        leverageType: 'cross',
+        leverage: '5',
+        positionValue: '0',
+        unrealizedPnl: '0',
+        marginUsed: '0',
+        liquidationPx: null,
+        cumFunding: null,
       });
 
       await new HlStateRepository(db).saveAccountStates({
         addresses: [WHALE, MINNOW],
         positions: [position(WHALE, 'ETH', '', '1'), position(MINNOW, 'ETH', '', '4')],
         balances: [],
-        accountValues: new Map([[WHALE, '1000'], [MINNOW, '10']]),
+        accountValues: new Map([
+          [WHALE, '1000'],
+          [MINNOW, '10'],
+        ]),
         errors: new Map(),
         // The whale was read on the native dex and xyz (where it held TSLA, now closed); the minnow in full.
         partialReads: new Map([[WHALE, ['', 'xyz']]]),
@@ -344,7 +380,10 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
       ]);
       expect(await db.query(`SELECT address FROM hl_spot_balances`)).toEqual([]);
       const fullReads = await db.query(`SELECT address, full_read_at IS NOT NULL AS full FROM hl_addresses ORDER BY address`);
-      expect(fullReads).toEqual([{ address: WHALE, full: false }, { address: MINNOW, full: true }]);
+      expect(fullReads).toEqual([
+        { address: WHALE, full: false },
+        { address: MINNOW, full: true },
+      ]);
     });
   });
 
@@ -414,16 +453,12 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
         { market: 'perp', coin: 'ETH', mark_px: '3000', holders: 0, coverage: 0 },
         { market: 'spot', coin: 'HYPE', mark_px: '25', holders: 1, coverage: 0.00001 },
       ]);
-      const perpHolders = await db.query(
-        `SELECT address, mark_price::text, value::text FROM ${partitionName('hl_perp_holders', id)} ORDER BY address`,
-      );
+      const perpHolders = await db.query(`SELECT address, mark_price::text, value::text FROM ${partitionName('hl_perp_holders', id)} ORDER BY address`);
       expect(perpHolders).toEqual([
         { address: WHALE, mark_price: '100000', value: '200000.000000' },
         { address: MINNOW, mark_price: '100000', value: '100000.000000' },
       ]);
-      expect(await db.query(`SELECT address, value::text FROM ${partitionName('hl_spot_holders', id)}`)).toEqual([
-        { address: WHALE, value: '250.000000' },
-      ]);
+      expect(await db.query(`SELECT address, value::text FROM ${partitionName('hl_spot_holders', id)}`)).toEqual([{ address: WHALE, value: '250.000000' }]);
     });
 
     it('values smart traders and trending at the same marks as the holders', async () => {

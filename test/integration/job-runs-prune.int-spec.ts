@@ -68,7 +68,9 @@ describe('housekeeping.job-runs', () => {
     const result = await runner.run(job);
 
     expect(result).toMatchObject({ status: 'ok', outcome: { rows: 2 } });
-    const left = await db.query(`SELECT name, round(extract(epoch FROM now() - started_at) / 86400)::int AS days, rows FROM job_runs ORDER BY name, started_at`);
+    const left = await db.query(
+      `SELECT name, round(extract(epoch FROM now() - started_at) / 86400)::int AS days, rows FROM job_runs ORDER BY name, started_at`,
+    );
     expect(left).toEqual([
       { name: 'hl.leaderboard', days: 30, rows: null },
       { name: 'hl.mids', days: 0, rows: null },

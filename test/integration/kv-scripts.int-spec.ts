@@ -1,4 +1,12 @@
-import { ADMIT_SCRIPT, AdmitReply, AdmitStatus, BALANCE_OFFSET, balanceField, RAISE_SEQ_FLOOR_SCRIPT, REFUND_SCRIPT } from '../../src/modules/billing/admission.scripts';
+import {
+  ADMIT_SCRIPT,
+  AdmitReply,
+  AdmitStatus,
+  BALANCE_OFFSET,
+  balanceField,
+  RAISE_SEQ_FLOOR_SCRIPT,
+  REFUND_SCRIPT,
+} from '../../src/modules/billing/admission.scripts';
 import { ADMIT_FAST_SCRIPT, admitBatch, AdmitCall as ScriptCall } from '../../src/modules/billing/admit-batch';
 import { BillingKeys, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/modules/billing/billing-keys';
 import { USAGE_KEY_TTL_MS, UsageMeterKeys } from '../../src/modules/billing/usage-meter.format';
@@ -171,12 +179,26 @@ function admitKeys(c: { keyId: string; accountId: string; nowMs: number }): stri
 function admitFull(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
   const c = { ...ADMIT_DEFAULTS, ...call };
   return kv.run(ADMIT_SCRIPT, admitKeys(c), [
-    c.cap, c.metered ? c.costMicro : -1, c.seedMicro, c.epoch, c.seedPeriod, c.period, c.quotaMicro, c.requestId, c.accountId, c.endpoint, c.nowMs,
+    c.cap,
+    c.metered ? c.costMicro : -1,
+    c.seedMicro,
+    c.epoch,
+    c.seedPeriod,
+    c.period,
+    c.quotaMicro,
+    c.requestId,
+    c.accountId,
+    c.endpoint,
+    c.nowMs,
   ]);
 }
 
 /** Keys and arguments in the order AdmissionService.settleFailure passes them; epoch and period come from the admit reply. */
-function refund(kv: KvStore, reply: AdmitReply, { requestId, costMicro = 1_000_000, nowMs = T0 + 500 }: { requestId: string; costMicro?: number; nowMs?: number }) {
+function refund(
+  kv: KvStore,
+  reply: AdmitReply,
+  { requestId, costMicro = 1_000_000, nowMs = T0 + 500 }: { requestId: string; costMicro?: number; nowMs?: number },
+) {
   return kv.run(
     REFUND_SCRIPT,
     [BillingKeys.credits(ACCOUNT), BillingKeys.seq, BillingKeys.outbox],
@@ -299,13 +321,7 @@ describe.each([
     });
 
     it('refuses with status 2 when the balance is below the cost, without deducting or writing a charge', async () => {
-      expect(await admit(sut, { requestId: req(1), seedMicro: '500000', costMicro: 1_000_000 })).toEqual([
-        AdmitStatus.INSUFFICIENT_CREDITS,
-        1,
-        '500000',
-        1,
-        0,
-      ]);
+      expect(await admit(sut, { requestId: req(1), seedMicro: '500000', costMicro: 1_000_000 })).toEqual([AdmitStatus.INSUFFICIENT_CREDITS, 1, '500000', 1, 0]);
 
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '500000', epoch: '1', period: '0' });
       expect(await sut.llen(BillingKeys.outbox)).toBe(0);
@@ -416,7 +432,11 @@ describe.each([
       const mine = lines.filter((l) => l.includes(ACCOUNT));
       const twin = lines.filter((l) => l.includes(OTHER)).map((l) => l.replace(OTHER, ACCOUNT));
       // Sequence numbers interleave (one counter); everything else is identical.
-      const withoutSeq = (l: string) => l.split('|').filter((_, i) => i !== 8).join('|');
+      const withoutSeq = (l: string) =>
+        l
+          .split('|')
+          .filter((_, i) => i !== 8)
+          .join('|');
       expect(mine.map(withoutSeq)).toEqual(twin.map(withoutSeq));
       expect(mine).toHaveLength(3);
       expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual(await sut.hgetall(BillingKeys.credits(OTHER)));
@@ -427,11 +447,23 @@ describe.each([
       const before = { credits: await sut.hgetall(BillingKeys.credits(ACCOUNT)), outbox: await sut.llen(BillingKeys.outbox) };
       const window = BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS));
       const fast = (epoch: number, period: number, change = '-1000000') =>
-        sut.run(ADMIT_FAST_SCRIPT, [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)], [T0, 100, change, balanceField(epoch, period), 'charge|x|']);
+        sut.run(
+          ADMIT_FAST_SCRIPT,
+          [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)],
+          [T0, 100, change, balanceField(epoch, period), 'charge|x|'],
+        );
 
       const overCap = (epoch: number, period: number) =>
-        sut.run(ADMIT_FAST_SCRIPT, [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)], [T0, 0, '-1000000', balanceField(epoch, period), 'charge|x|']);
-      for (const [epoch, period] of [[2, 0], [1, 1], [0, 0]]) {
+        sut.run(
+          ADMIT_FAST_SCRIPT,
+          [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)],
+          [T0, 0, '-1000000', balanceField(epoch, period), 'charge|x|'],
+        );
+      for (const [epoch, period] of [
+        [2, 0],
+        [1, 1],
+        [0, 0],
+      ]) {
         expect(await fast(epoch, period)).toEqual([3, 0, '']);
         expect(await fast(epoch, period, '0')).toEqual([3, 0, '']);
         // Over the cap too: the balance a 429 tells must be the caller's current one.
@@ -452,7 +484,11 @@ describe.each([
       await admit(sut, { requestId: req(1), seedMicro: '1500000' });
       const window = BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS));
 
-      const reply = await sut.run(ADMIT_FAST_SCRIPT, [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)], [T0, 100, '-1000000', balanceField(1, 0), 'charge|x|']);
+      const reply = await sut.run(
+        ADMIT_FAST_SCRIPT,
+        [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)],
+        [T0, 100, '-1000000', balanceField(1, 0), 'charge|x|'],
+      );
 
       expect(reply).toEqual([2, 1, '500000']);
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '500000', epoch: '1', period: '0' });
@@ -492,7 +528,15 @@ describe.each([
 
       // The full script charges THIRD after the batch has pushed its own lines, so only the order of the
       // lines and their sequence numbers differ; within the list the sequence still climbs.
-      const withoutSeq = (lines: unknown) => (lines as string[]).map((l) => l.split('|').filter((_, i) => i !== 8).join('|')).sort();
+      const withoutSeq = (lines: unknown) =>
+        (lines as string[])
+          .map((l) =>
+            l
+              .split('|')
+              .filter((_, i) => i !== 8)
+              .join('|'),
+          )
+          .sort();
       expect({ ...together, outbox: withoutSeq(together.outbox) }).toEqual({ ...alone, outbox: withoutSeq(alone.outbox) });
       expect((together.replies as AdmitReply[]).map((r) => r[0])).toEqual([1, 1, 2, 1, 0, 1, 1, 1]);
       const seqs = (together.outbox as string[]).map((line) => Number(line.split('|')[8]));

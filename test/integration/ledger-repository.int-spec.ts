@@ -52,9 +52,7 @@ describe.each([
     return line({ type: 'void', referenceId, amountMicro: '1000000', ...overrides });
   };
   const rows = async () =>
-    db.query(`SELECT type, reference_id, amount::text, balance_after::text FROM credit_transactions WHERE account_id = $1 ORDER BY id`, [
-      accountId,
-    ]);
+    db.query(`SELECT type, reference_id, amount::text, balance_after::text FROM credit_transactions WHERE account_id = $1 ORDER BY id`, [accountId]);
   const balance = async () => (await db.query(`SELECT credit_balance::text AS b, credit_seq::int AS s FROM accounts WHERE id = $1`, [accountId]))[0];
 
   beforeAll(async () => {
@@ -185,7 +183,7 @@ describe.each([
     expect(stored).toEqual([{ reference_id: uuidV3(text, LEDGER_REFERENCE_NAMESPACE), reference_type: 'credit_period', notes: `credit period reset ${text}` }]);
   });
 
-  it('writes a batch of charges to several accounts with each account\'s newest balance folded, whatever the line order', async () => {
+  it("writes a batch of charges to several accounts with each account's newest balance folded, whatever the line order", async () => {
     const [{ id: other }] = await db.query(`INSERT INTO accounts (wallet_address, tier) VALUES ($1, 'pro') RETURNING id`, [
       `0x${randomUUID().replace(/-/g, '')}00000000`,
     ]);

@@ -63,7 +63,11 @@ function keyDiff(actual: Json, expected: Json, extra: string[] = [], path = '$')
 }
 
 async function info(sim: RunningSimulator, body: unknown): Promise<{ status: number; json: Json; text: string; headers: Headers }> {
-  const res = await fetch(sim.infoUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(sim.infoUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   let json: Json;
   try {
@@ -143,7 +147,9 @@ describe('Hyperliquid simulator', () => {
       const user = findWallet((coins) => coins.length > 0);
       const state = await ok(sut, { type: 'clearinghouseState', user });
       const cross = state.assetPositions.find((p: any) => p.position.leverage.type === 'cross');
-      expect(keyDiff({ ...state, assetPositions: [cross] }, fixture('clearinghouseState.json'))).toEqual(['$.assetPositions[0].position.leverage.rawUsd: missing']);
+      expect(keyDiff({ ...state, assetPositions: [cross] }, fixture('clearinghouseState.json'))).toEqual([
+        '$.assetPositions[0].position.leverage.rawUsd: missing',
+      ]);
     });
 
     it('spotClearinghouseState', async () => {
@@ -253,7 +259,10 @@ describe('Hyperliquid simulator', () => {
       const user = findWallet((coins) => coins.length > 4);
       const state = await ok(sut, { type: 'clearinghouseState', user });
       const sum = (f: (p: any) => number) => state.assetPositions.reduce((s: number, { position }: any) => s + f(position), 0);
-      expect(Number(state.marginSummary.totalNtlPos)).toBeCloseTo(sum((p) => Number(p.positionValue)), 3);
+      expect(Number(state.marginSummary.totalNtlPos)).toBeCloseTo(
+        sum((p) => Number(p.positionValue)),
+        3,
+      );
       const isolatedMargin = sum((p) => (p.leverage.type === 'isolated' ? Number(p.marginUsed) : 0));
       expect(Number(state.marginSummary.accountValue)).toBeCloseTo(Number(state.crossMarginSummary.accountValue) + isolatedMargin, 3);
     });

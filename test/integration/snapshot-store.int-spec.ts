@@ -3,8 +3,21 @@ import { SnapshotStore } from '../../src/modules/hl/snapshot/snapshot-store';
 import { openTestDb } from '../support/test-db';
 
 async function loadLeaderboardRow(db: DataSource, snapshotId: number, address: string) {
-  const cols = ['rank_pnl_day', 'rank_pnl_week', 'rank_pnl_month', 'rank_pnl_all_time', 'rank_roi_day', 'rank_roi_week', 'rank_roi_month',
-    'rank_roi_all_time', 'rank_vlm_day', 'rank_vlm_week', 'rank_vlm_month', 'rank_vlm_all_time', 'rank_account_value'];
+  const cols = [
+    'rank_pnl_day',
+    'rank_pnl_week',
+    'rank_pnl_month',
+    'rank_pnl_all_time',
+    'rank_roi_day',
+    'rank_roi_week',
+    'rank_roi_month',
+    'rank_roi_all_time',
+    'rank_vlm_day',
+    'rank_vlm_week',
+    'rank_vlm_month',
+    'rank_vlm_all_time',
+    'rank_account_value',
+  ];
   await db.query(
     `INSERT INTO hl_leaderboard_s${snapshotId} (snapshot_id, address, account_value, pnl_day, roi_day, vlm_day, pnl_week, roi_week, vlm_week,
        pnl_month, roi_month, vlm_month, pnl_all_time, roi_all_time, vlm_all_time, ${cols.join(', ')})

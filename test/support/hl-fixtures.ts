@@ -10,7 +10,6 @@ export function hlFixtureText(name: string): string {
 }
 
 // Fixtures are mutated freely by shape tests, so they are read as untyped JSON.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function hlFixture(name: string): any {
   return JSON.parse(hlFixtureText(name));
 }

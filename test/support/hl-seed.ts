@@ -52,7 +52,9 @@ export const TSLA_POSITIONS = [
   { n: 10, side: 'short', value: '20000', liq: null },
 ] as const;
 
-const MARKETS: Array<[market: string, coin: string, dex: string, mark: string | null, mid: string | null, outcomeId: number | null, side: number | null, name: string | null]> = [
+const MARKETS: Array<
+  [market: string, coin: string, dex: string, mark: string | null, mid: string | null, outcomeId: number | null, side: number | null, name: string | null]
+> = [
   ['perp', 'BTC', '', HL_SEED.btc.mark, '100001', null, null, null],
   ['perp', 'ETH', '', HL_SEED.eth.mark, '4000.5', null, null, null],
   ['perp', 'SOL', '', '150', '150.25', null, null, null],
@@ -69,8 +71,16 @@ const MARKETS: Array<[market: string, coin: string, dex: string, mark: string | 
 
 /** hl_mids as the mids poller would leave it ('25.010' on purpose: the API answers canonical decimals). */
 export const SEED_MIDS: Record<string, string> = {
-  BTC: '100001', ETH: '4000.5', SOL: '150.25', 'xyz:TSLA': '400.1', 'xyz:NVDA': '180',
-  HYPE: '25.010', PURR: '0.2', USDC: '1', '#0': '0.62', '#1': '0.38',
+  BTC: '100001',
+  ETH: '4000.5',
+  SOL: '150.25',
+  'xyz:TSLA': '400.1',
+  'xyz:NVDA': '180',
+  HYPE: '25.010',
+  PURR: '0.2',
+  USDC: '1',
+  '#0': '0.62',
+  '#1': '0.38',
 };
 
 export const SEED_TAGS: Record<string, string[]> = {
@@ -129,10 +139,13 @@ export async function publishHlMarketSnapshot(t: TestApp, options: MarketSnapsho
     ['hip4', '#0', 0, HL_SEED.outcome.snapshotYesMark],
   ];
   for (const [market, coin, holders, mark] of coins) {
-    await t.db.query(
-      `INSERT INTO hl_snapshot_coins (snapshot_id, market, coin, holders, mark_px, seen_total) VALUES ($1, $2, $3, $4, $5, 0)`,
-      [id, market, coin, holders, mark],
-    );
+    await t.db.query(`INSERT INTO hl_snapshot_coins (snapshot_id, market, coin, holders, mark_px, seen_total) VALUES ($1, $2, $3, $4, $5, 0)`, [
+      id,
+      market,
+      coin,
+      holders,
+      mark,
+    ]);
   }
   // As the snapshot builder does: the holders rows carry their address tags.
   for (const table of ['hl_perp_holders', 'hl_spot_holders'] as const) {
@@ -168,7 +181,11 @@ export async function publishHlLeaderboardSnapshot(t: TestApp, { rows = HL_SEED.
 }
 
 /** Generated perp holders: ~200 distinct values (so many ties), a few whales, PnLs with ties, some without a liquidation price. */
-async function insertGeneratedPerpHolders(db: DataSource, id: number, { coin, count, mark, shift }: { coin: string; count: number; mark: string; shift: number }) {
+async function insertGeneratedPerpHolders(
+  db: DataSource,
+  id: number,
+  { coin, count, mark, shift }: { coin: string; count: number; mark: string; shift: number },
+) {
   await db.query(
     `INSERT INTO ${partitionName('hl_perp_holders', id)}
      SELECT $1, $2, address, side, round(value / $3::numeric, 8), value, round($3::numeric * 0.98, 2), 10, upnl, round(upnl / value * 10, 8),

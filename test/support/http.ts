@@ -11,7 +11,7 @@ export function get(t: TestApp, path: string, key?: string) {
 
 /** Fixed windows reset at the top of the minute; start bursts early in a window so one burst stays in one. */
 export async function waitForFreshWindow(minSecondsLeft = 20): Promise<void> {
-  const secondsLeft = 60 - (Date.now() / 1000) % 60;
+  const secondsLeft = 60 - ((Date.now() / 1000) % 60);
   if (secondsLeft < minSecondsLeft) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 50));
 }
 

@@ -5,11 +5,36 @@ import { SEED_MIDS } from './hl-seed';
  * Query generation for the property run over the OpenAPI document (test/e2e/openapi-property.e2e-spec.ts):
  * values from each parameter's schema, valid or hostile, and the schema's own verdict on a query.
  */
-export type Schema = Record<string, unknown> & { type?: string; enum?: unknown[]; minimum?: number; maximum?: number; pattern?: string; maxLength?: number; example?: unknown };
-export interface Parameter { name: string; in: string; required?: boolean; schema: Schema }
-export interface Response { description: string; headers?: Record<string, unknown>; content?: { 'application/json'?: { schema?: Schema } } }
-export interface Operation { operationId: string; parameters?: Parameter[]; responses: Record<string, Response>; security?: unknown[] }
-export interface OpenApi { paths: Record<string, Record<string, Operation>>; components: Record<string, unknown> }
+export type Schema = Record<string, unknown> & {
+  type?: string;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  maxLength?: number;
+  example?: unknown;
+};
+export interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: Schema;
+}
+export interface Response {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: { 'application/json'?: { schema?: Schema } };
+}
+export interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  responses: Record<string, Response>;
+  security?: unknown[];
+}
+export interface OpenApi {
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, unknown>;
+}
 
 /** One query item: an encoded name=value pair, or a raw fragment sent as it is (broken encodings, brackets). */
 export type QueryItem = { name: string; value: string } | { raw: string };
@@ -22,18 +47,76 @@ export const FOLLOW = '\u0000follow';
 export const HARVESTED = '\u0000harvested';
 
 const HOSTILE_STRINGS = [
-  '', ' ', '0', '-1', '1.5', '1e2', '0x10', '+1', ' 5', '5 ', '١٢', 'NaN', 'Infinity', 'true', 'null', '[]', '{}',
-  "' OR '1'='1", "1; DROP TABLE accounts;--", "BTC' UNION SELECT password FROM pg_shadow--", '"; SELECT pg_sleep(5);--', '$1', '%',
-  '../../etc/passwd', '..%2F..%2Fetc%2Fpasswd', '/api/public/v1/account', '\\..\\windows', 'file:///etc/passwd',
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '{"__proto__":{"admin":true}}',
-  '<script>alert(1)</script>', '${7*7}', '{{7*7}}', '\u0000', '\r\nX-Injected: 1', '\u202e', '🚀', 'Ω≈ç√', 'ｂｔｃ', 'BTC\u0000',
-  '0x' + 'f'.repeat(40), '0x' + 'F'.repeat(39), 'xyz:', ':TSLA', 'xyz:TSLA:extra', '#0', 'btc', 'BTC ', 'bm90LWEtY3Vyc29y',
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1.5',
+  '1e2',
+  '0x10',
+  '+1',
+  ' 5',
+  '5 ',
+  '١٢',
+  'NaN',
+  'Infinity',
+  'true',
+  'null',
+  '[]',
+  '{}',
+  "' OR '1'='1",
+  '1; DROP TABLE accounts;--',
+  "BTC' UNION SELECT password FROM pg_shadow--",
+  '"; SELECT pg_sleep(5);--',
+  '$1',
+  '%',
+  '../../etc/passwd',
+  '..%2F..%2Fetc%2Fpasswd',
+  '/api/public/v1/account',
+  '\\..\\windows',
+  'file:///etc/passwd',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '{"__proto__":{"admin":true}}',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '{{7*7}}',
+  '\u0000',
+  '\r\nX-Injected: 1',
+  '\u202e',
+  '🚀',
+  'Ω≈ç√',
+  'ｂｔｃ',
+  'BTC\u0000',
+  '0x' + 'f'.repeat(40),
+  '0x' + 'F'.repeat(39),
+  'xyz:',
+  ':TSLA',
+  'xyz:TSLA:extra',
+  '#0',
+  'btc',
+  'BTC ',
+  'bm90LWEtY3Vyc29y',
 ];
 /** Raw query fragments, and whether a route must refuse them (a name no route declares, a bracket or repeated name). */
 const HOSTILE_RAW: Record<string, boolean> = {
-  '%': true, '%zz': true, '%00': true, '%E2%82': true, 'x': true, 'coin[]=BTC': true, 'coin[a]=1': true, 'limit[]=1': true, 'page=1&page=2': true,
+  '%': true,
+  '%zz': true,
+  '%00': true,
+  '%E2%82': true,
+  x: true,
+  'coin[]=BTC': true,
+  'coin[a]=1': true,
+  'limit[]=1': true,
+  'page=1&page=2': true,
   // Empty names: the parsers drop them, so there is nothing to refuse.
-  '&&': false, '=': false, '==1': false, 'a[__proto__]=1': false,
+  '&&': false,
+  '=': false,
+  '==1': false,
+  'a[__proto__]=1': false,
 };
 const UNKNOWN_NAMES = ['bogus', 'limt', 'constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'COIN', 'Limit', ''];
 
@@ -45,9 +128,10 @@ export function queryArbitrary(parameters: Parameter[], mode: 'valid' | 'hostile
   const declared = parameters.filter((p) => p.in === 'query');
   if (mode === 'valid') {
     const perParameter = declared.map((p) =>
-      (p.required ? validValue(p, mode).map((v) => [v]) : fc.option(validValue(p, mode), { nil: undefined, freq: 2 }).map((v) => (v === undefined ? [] : [v]))).map((values) =>
-        values.map((value): QueryItem => ({ name: p.name, value })),
-      ),
+      (p.required
+        ? validValue(p, mode).map((v) => [v])
+        : fc.option(validValue(p, mode), { nil: undefined, freq: 2 }).map((v) => (v === undefined ? [] : [v]))
+      ).map((values) => values.map((value): QueryItem => ({ name: p.name, value }))),
     );
     return fc.tuple(...perParameter).map((items) => items.flat());
   }
@@ -67,9 +151,9 @@ export function queryArbitrary(parameters: Parameter[], mode: 'valid' | 'hostile
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...UNKNOWN_NAMES), fc.constantFrom('1', 'x', '')).map(([name, value]) => [{ name, value }]) },
     { weight: 1, arbitrary: fc.constantFrom(...Object.keys(HOSTILE_RAW)).map((raw) => [{ raw }]) },
   );
-  return fc.tuple(fc.tuple(...perParameter), extras).chain(([items, extra]) =>
-    fc.shuffledSubarray([...items.flat(), ...extra], { minLength: items.flat().length + extra.length }),
-  );
+  return fc
+    .tuple(fc.tuple(...perParameter), extras)
+    .chain(([items, extra]) => fc.shuffledSubarray([...items.flat(), ...extra], { minLength: items.flat().length + extra.length }));
 }
 
 /** Values the schema allows; a coin comes from the seeded market (the schema's example first). */
@@ -86,9 +170,13 @@ function validValue(p: Parameter, mode: 'valid' | 'hostile'): fc.Arbitrary<strin
   }
   if (s.pattern === '^0x[0-9a-fA-F]{40}$') {
     // Seeded wallets are 0x000…<n>: small n finds real rows, random hex finds none.
-    return fc.oneof(fc.integer({ min: 1, max: 80 }).map((n) => '0x' + n.toString(16).padStart(40, '0')), fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 40, maxLength: 40 }).map((h) => `0x${h}`));
+    return fc.oneof(
+      fc.integer({ min: 1, max: 80 }).map((n) => '0x' + n.toString(16).padStart(40, '0')),
+      fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 40, maxLength: 40 }).map((h) => `0x${h}`),
+    );
   }
-  if (p.name === 'coin') return fc.oneof({ weight: 3, arbitrary: fc.constant(String(s.example)) }, { weight: 2, arbitrary: fc.constantFrom(...Object.keys(SEED_MIDS)) });
+  if (p.name === 'coin')
+    return fc.oneof({ weight: 3, arbitrary: fc.constant(String(s.example)) }, { weight: 2, arbitrary: fc.constantFrom(...Object.keys(SEED_MIDS)) });
   return fc.string({ minLength: 1, maxLength: Math.min(s.maxLength ?? 32, 32) });
 }
 
@@ -102,15 +190,7 @@ function hostileValue(p: Parameter): fc.Arbitrary<string> {
     fc.string({ unit: 'binary-ascii', maxLength: 40 }),
     fc.string({ minLength: (s.maxLength ?? 1000) + 1, maxLength: (s.maxLength ?? 1000) + 600 }),
     numeric
-      ? fc.constantFrom(
-          String((s.minimum ?? 0) - 1),
-          String((s.maximum ?? 1e6) + 1),
-          '9'.repeat(30),
-          String(Number.MAX_SAFE_INTEGER + 2),
-          '-0',
-          '1.0',
-          '00001',
-        )
+      ? fc.constantFrom(String((s.minimum ?? 0) - 1), String((s.maximum ?? 1e6) + 1), '9'.repeat(30), String(Number.MAX_SAFE_INTEGER + 2), '-0', '1.0', '00001')
       : fc.constantFrom(...(s.enum ?? ['x']).map((v) => String(v).toUpperCase() + ' ')),
   );
 }

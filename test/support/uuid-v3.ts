@@ -5,7 +5,10 @@ import { createHash } from 'node:crypto';
  * ledger_reference_uuid computes in SQL.
  */
 export function uuidV3(name: string, namespace: string): string {
-  const hash = createHash('md5').update(Buffer.from(namespace.replace(/-/g, ''), 'hex')).update(name, 'utf8').digest();
+  const hash = createHash('md5')
+    .update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
+    .update(name, 'utf8')
+    .digest();
   hash[6] = (hash[6] & 0x0f) | 0x30;
   hash[8] = (hash[8] & 0x3f) | 0x80;
   const hex = hash.toString('hex');

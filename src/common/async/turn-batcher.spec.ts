@@ -3,10 +3,13 @@ import { TurnBatcher } from './turn-batcher';
 /** A batcher whose flush doubles its inputs and records every batch it was handed. */
 function doubling(maxBatch: number) {
   const batches: number[][] = [];
-  const batcher = new TurnBatcher<number, number>(async (inputs) => {
-    batches.push(inputs);
-    return inputs.map((n) => n * 2);
-  }, { maxBatch, maxInFlight: Infinity });
+  const batcher = new TurnBatcher<number, number>(
+    async (inputs) => {
+      batches.push(inputs);
+      return inputs.map((n) => n * 2);
+    },
+    { maxBatch, maxInFlight: Infinity },
+  );
   return { batcher, batches };
 }
 
@@ -27,10 +30,17 @@ describe('TurnBatcher', () => {
 
     const answers = Promise.all(Array.from({ length: 10 }, (_, i) => batcher.submit(i)));
     // The two full batches left during the turn; the last two wait for its end.
-    expect(batches).toEqual([[0, 1, 2, 3], [4, 5, 6, 7]]);
+    expect(batches).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+    ]);
 
     expect(await answers).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
-    expect(batches).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]);
+    expect(batches).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+      [8, 9],
+    ]);
   });
 
   it('answers a lone call at the end of its turn, and starts a new batch in the next turn', async () => {
@@ -45,10 +55,13 @@ describe('TurnBatcher', () => {
 
   it('fails every call of a batch whose flush fails, and only those', async () => {
     let fail = true;
-    const batcher = new TurnBatcher<number, number>(async (inputs) => {
-      if (fail) throw new Error('store down');
-      return inputs;
-    }, { maxBatch: 16, maxInFlight: Infinity });
+    const batcher = new TurnBatcher<number, number>(
+      async (inputs) => {
+        if (fail) throw new Error('store down');
+        return inputs;
+      },
+      { maxBatch: 16, maxInFlight: Infinity },
+    );
 
     const failed = [1, 2].map((n) => batcher.submit(n));
     await expect(Promise.all(failed)).rejects.toThrow('store down');
@@ -59,9 +72,12 @@ describe('TurnBatcher', () => {
   });
 
   it('fails the batch when flush throws before it returns a promise', async () => {
-    const batcher = new TurnBatcher<number, number>(() => {
-      throw new Error('bad input');
-    }, { maxBatch: 16, maxInFlight: Infinity });
+    const batcher = new TurnBatcher<number, number>(
+      () => {
+        throw new Error('bad input');
+      },
+      { maxBatch: 16, maxInFlight: Infinity },
+    );
 
     await expect(batcher.submit(1)).rejects.toThrow('bad input');
   });

@@ -14,10 +14,13 @@ describe(CachedValue.name, () => {
   it('keeps serving the last value when a reload fails, within maxStaleMs', async () => {
     let fail = false;
     const stale = jest.fn();
-    const sut = new CachedValue(async () => {
-      if (fail) throw new Error('db down');
-      return 'v1';
-    }, { ttlMs: 1000, maxStaleMs: 10_000, onStaleServed: stale });
+    const sut = new CachedValue(
+      async () => {
+        if (fail) throw new Error('db down');
+        return 'v1';
+      },
+      { ttlMs: 1000, maxStaleMs: 10_000, onStaleServed: stale },
+    );
     await sut.get(0);
     fail = true;
     await expect(sut.get(5000)).resolves.toBe('v1');

@@ -14,7 +14,7 @@ export const RESPONSE_HEADERS = {
   'X-RateLimit-Remaining': { description: 'Calls left in this window', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Epoch seconds when the next window starts', schema: { type: 'integer' } },
   'RateLimit-Policy': { description: 'IETF draft field: `"minute";q=<cap>;w=60`', schema: { type: 'string' } },
-  'RateLimit': { description: 'IETF draft field: `"minute";r=<remaining>;t=<seconds to the next window>`', schema: { type: 'string' } },
+  RateLimit: { description: 'IETF draft field: `"minute";r=<remaining>;t=<seconds to the next window>`', schema: { type: 'string' } },
   'X-Credits-Cost': { description: 'Credits this call cost (0 on errors and on Free)', schema: { type: 'string' } },
   'X-Credits-Remaining': { description: 'Live balance after this call (paid tiers; after the refund on errors)', schema: { type: 'string' } },
 };
@@ -75,9 +75,7 @@ export function ApiEnvelope(model: Type<unknown>, options: ApiEnvelopeOptions = 
           required: ['items'],
           properties: {
             items: { type: 'array', items: ref },
-            ...(options.page === 'cursor'
-              ? { nextCursor: { type: 'string', nullable: true, description: 'Opaque base64url token; pass as `cursor`' } }
-              : {}),
+            ...(options.page === 'cursor' ? { nextCursor: { type: 'string', nullable: true, description: 'Opaque base64url token; pass as `cursor`' } } : {}),
           },
         },
       ],

@@ -39,7 +39,10 @@ describe(JsonText.name, () => {
   });
 
   it('splices text serialised before into an object, as serialising the whole object would', () => {
-    const rows = [{ address: '0xabc', value: '1.5' }, { address: '0xdef', value: null }];
+    const rows = [
+      { address: '0xabc', value: '1.5' },
+      { address: '0xdef', value: null },
+    ];
     const head = { market: 'perp', coin: 'xyz:TSLA' };
     const tail = { page: 2, hasMore: false, nextCursor: null, updatedAt: '2026-11-22T02:00:00.000Z' };
 

@@ -65,4 +65,3 @@ export function requestState(req: unknown): RequestState {
   }
   return state;
 }
-

@@ -138,23 +138,12 @@ describe('CursorCodec', () => {
     expectCursorRejected(() => sut.decode('A'.repeat(CURSOR_MAX_LENGTH + 1), binding), /longer than/);
   });
 
-  it.each([
-    '',
-    '.',
-    '....',
-    'a.b',
-    'abc',
-    'AAAA.AAAA.AAAA',
-    '%%%.$$$',
-    'eyJhIjoxfQ==.AAAA',
-    'AAAA.AAAA',
-    '\u0000\u0001',
-    'éèà.ü',
-    ' ',
-    'null',
-  ])('rejects the garbage string %j', (garbage) => {
-    expectCursorRejected(() => sut.decode(garbage, binding));
-  });
+  it.each(['', '.', '....', 'a.b', 'abc', 'AAAA.AAAA.AAAA', '%%%.$$$', 'eyJhIjoxfQ==.AAAA', 'AAAA.AAAA', '\u0000\u0001', 'éèà.ü', ' ', 'null'])(
+    'rejects the garbage string %j',
+    (garbage) => {
+      expectCursorRejected(() => sut.decode(garbage, binding));
+    },
+  );
 
   it('rejects non-string cursors coming from untyped callers', () => {
     for (const value of [undefined, null, 42, ['a'], {}]) {

@@ -76,9 +76,7 @@ export class CursorCodec {
     if (token.length > CURSOR_MAX_LENGTH) throw invalid(`is longer than ${CURSOR_MAX_LENGTH} characters`);
     const payload = this.verified.getOrSet(token, () => this.verify(token));
     if (payload.b !== bindingHash(expected)) {
-      throw invalid(
-        'belongs to another endpoint, coin, sort, order or limit; keep the same query and limit, or restart without a cursor',
-      );
+      throw invalid('belongs to another endpoint, coin, sort, order or limit; keep the same query and limit, or restart without a cursor');
     }
     return { rank: payload.r, key: payload.k };
   }

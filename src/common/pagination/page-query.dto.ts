@@ -73,9 +73,11 @@ export function CursorPageQuery(options: PageQueryOptions): CursorPageQueryClass
     @ApiPropertyOptional({
       type: 'string',
       maxLength: CURSOR_MAX_LENGTH,
-      description: 'Opaque token from the previous page\'s nextCursor. When present, page is ignored; keep the other parameters and limit unchanged.',
+      description: "Opaque token from the previous page's nextCursor. When present, page is ignored; keep the other parameters and limit unchanged.",
     })
-    @IsOptional() @IsString() @MaxLength(CURSOR_MAX_LENGTH)
+    @IsOptional()
+    @IsString()
+    @MaxLength(CURSOR_MAX_LENGTH)
     cursor?: string;
   }
   return BoundedCursorPageQueryDto;
@@ -84,8 +86,7 @@ export function CursorPageQuery(options: PageQueryOptions): CursorPageQueryClass
 /** Misconfigured bounds are a programming error: fail when the module loads, not on a request. */
 function checkOptions(options: PageQueryOptions): Required<PageQueryOptions> {
   const { defaultLimit, maxLimit, minLimit = 1 } = options;
-  const ok =
-    [defaultLimit, maxLimit, minLimit].every(Number.isSafeInteger) && minLimit >= 1 && minLimit <= defaultLimit && defaultLimit <= maxLimit;
+  const ok = [defaultLimit, maxLimit, minLimit].every(Number.isSafeInteger) && minLimit >= 1 && minLimit <= defaultLimit && defaultLimit <= maxLimit;
   if (!ok) {
     throw new Error(`PageQuery: need integers 1 <= minLimit <= defaultLimit <= maxLimit, got ${JSON.stringify(options)}`);
   }

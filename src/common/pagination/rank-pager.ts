@@ -19,9 +19,7 @@ export interface RankWindow {
 
 /** `start` rows already returned → the next `limit` ranks; asc counts from the bottom (rank total - start down). */
 export function rankWindow({ start, limit, order, total }: { start: number; limit: number; order: SortOrder; total: number }): RankWindow {
-  return order === 'desc'
-    ? { op: '>', bound: start, direction: 'ASC', limit }
-    : { op: '<=', bound: Math.max(total - start, 0), direction: 'DESC', limit };
+  return order === 'desc' ? { op: '>', bound: start, direction: 'ASC', limit } : { op: '<=', bound: Math.max(total - start, 0), direction: 'DESC', limit };
 }
 
 /**
@@ -49,7 +47,19 @@ export class RankPager {
   }
 
   /** The page's fields but its items, for `count` rows fetched (rows kept as JSON text, see JsonText.spliced). */
-  position({ count, start, limit, total, binding }: { count: number; start: number; limit: number; total: number; binding: CursorBinding }): Omit<CursorPage<never>, 'items'> {
+  position({
+    count,
+    start,
+    limit,
+    total,
+    binding,
+  }: {
+    count: number;
+    start: number;
+    limit: number;
+    total: number;
+    binding: CursorBinding;
+  }): Omit<CursorPage<never>, 'items'> {
     const rowsSoFar = start + count;
     const hasMore = count === limit && rowsSoFar < total;
     return {

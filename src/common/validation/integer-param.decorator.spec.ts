@@ -25,7 +25,12 @@ async function check(query: Record<string, unknown>): Promise<{ dto: OutcomeQuer
 describe(parseStrictInteger.name, () => {
   const sut = parseStrictInteger;
 
-  it.each([['0', 0], ['7', 7], ['007', 7], ['500', 500]])('reads %j as %d', (text, value) => {
+  it.each([
+    ['0', 0],
+    ['7', 7],
+    ['007', 7],
+    ['500', 500],
+  ])('reads %j as %d', (text, value) => {
     expect(sut(text, false)).toBe(value);
   });
 

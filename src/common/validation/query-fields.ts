@@ -32,20 +32,12 @@ export function SymbolParam({ description, example, rule }: SymbolParamOptions) 
 
 /** `order`: desc (default) or asc, exactly as spelled. */
 export function OrderParam(description: string) {
-  return applyDecorators(
-    ApiPropertyOptional({ enum: [...SORT_ORDERS], default: 'desc', description }),
-    IsOptional(),
-    IsIn([...SORT_ORDERS]),
-  );
+  return applyDecorators(ApiPropertyOptional({ enum: [...SORT_ORDERS], default: 'desc', description }), IsOptional(), IsIn([...SORT_ORDERS]));
 }
 
 /** A closed set of values, exactly as spelled; anything else is 400 naming the field. */
 export function EnumParam(values: readonly string[], defaultValue: string, description: string) {
-  return applyDecorators(
-    ApiPropertyOptional({ enum: [...values], default: defaultValue, description }),
-    IsOptional(),
-    IsIn([...values]),
-  );
+  return applyDecorators(ApiPropertyOptional({ enum: [...values], default: defaultValue, description }), IsOptional(), IsIn([...values]));
 }
 
 /**

@@ -3,7 +3,8 @@ import { queryShapeErrors, queryShapeOf } from './query-shape';
 import { validationExceptionFactory } from './validation-exception.factory';
 
 class BaseQueryDto {
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   cursor?: string;
 }
 
@@ -11,7 +12,8 @@ class CoinQueryDto extends BaseQueryDto {
   @IsString()
   coin!: string;
 
-  @IsOptional() @IsIn(['asc', 'desc'], { each: true })
+  @IsOptional()
+  @IsIn(['asc', 'desc'], { each: true })
   orders?: string[];
 }
 

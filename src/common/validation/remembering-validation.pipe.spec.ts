@@ -67,7 +67,10 @@ describe(RememberingValidationPipe.name, () => {
     /** A query object as the adapters make it: no prototype, so any name can be an own key. */
     const rawQuery = (entries: Record<string, unknown>) => Object.assign(Object.create(null) as object, entries);
     const messageOf = async (query: object, sut = newAppPipe()) => {
-      const error: unknown = await sut.transform(query, asQuery).then(() => undefined, (e: unknown) => e);
+      const error: unknown = await sut.transform(query, asQuery).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       return error instanceof AppError ? error.message : error;
     };
 

@@ -92,12 +92,6 @@ export function advertiseEmbeddedServer(dataDir: string, server: EmbeddedServerE
   return true;
 }
 
-/** The server that holds the embedded lock of `dataDir` and said where it answers; null if none does. */
-export function embeddedServerOf(dataDir: string): EmbeddedServerEndpoint | null {
-  const holder = readHolder(join(dataDir, EMBEDDED_LOCK_FILE));
-  return holder?.server && holder.owner === 'server' && isAlive(holder.pid) ? holder.server : null;
-}
-
 function readHolder(path: string): LockHolder | null {
   let text: string;
   try {

@@ -30,7 +30,8 @@ export class PublicApiFailureSettler implements FailedCallSettler {
     // A call admitted and then failed (validation, handler) is refunded before its error goes out: never billed.
     if (state.admission) await this.admissions.settleFailure(state.admission, state.requestId);
     // The framework answered before any route's guard ran (unknown route, another method, a refused body).
-    else if (!state.keyLookedUp && !(exception instanceof AppError) && isPublicApiPath(req)) replacement = await this.windowUnrouted(req, res, state.requestId, headers);
+    else if (!state.keyLookedUp && !(exception instanceof AppError) && isPublicApiPath(req))
+      replacement = await this.windowUnrouted(req, res, state.requestId, headers);
     const balance = state.admission?.balanceMicro;
     if (balance) headers[HEADER.creditsRemaining] = microToCredits(balance);
     return replacement;

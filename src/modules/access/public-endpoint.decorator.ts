@@ -74,6 +74,10 @@ export function PublicEndpoint(name: EndpointName, summary: string, options: { q
         '**HEAD** is answered as GET is (status and headers, no body) and is free: it counts in the per-minute window, ' +
         'costs no credits (X-Credits-Cost: 0) and is not counted in /usage. Other methods are answered 404, as unknown routes are, unbilled.',
     }),
-    errorResponse(400, [ErrorCode.VALIDATION_ERROR], options.query === false ? 'A query parameter was given; this endpoint takes none (msg names it)' : 'Invalid parameter; msg names the field'),
+    errorResponse(
+      400,
+      [ErrorCode.VALIDATION_ERROR],
+      options.query === false ? 'A query parameter was given; this endpoint takes none (msg names it)' : 'Invalid parameter; msg names the field',
+    ),
   );
 }

@@ -94,9 +94,7 @@ export class AccountAdminService {
         throw new AppError(ErrorCode.FORBIDDEN, `wallet: ${account.walletAddress} already has ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
       }
       const generated = generateApiKey();
-      const key = await manager.save(
-        manager.create(ApiKeyEntity, { accountId: account.id, prefix: generated.prefix, keyHash: generated.hash }),
-      );
+      const key = await manager.save(manager.create(ApiKeyEntity, { accountId: account.id, prefix: generated.prefix, keyHash: generated.hash }));
       return { key: generated.plaintext, prefix: key.prefix, id: key.id, walletAddress: account.walletAddress, createdAt: key.createdAt };
     });
   }

@@ -144,7 +144,21 @@ return {1, count, balance, heldEpoch, period}
       }
       if (heldEpoch === epoch && period < current) {
         const seq = data.incrBy(seqKey, 1);
-        data.rpush(outbox, ['period_reset', accountId, `${accountId}:e${epochArg}:p${currentPeriod}`, '', String(Number(quota) - bal), quota, epochArg, currentPeriod, String(seq), nowMs].join('|'));
+        data.rpush(
+          outbox,
+          [
+            'period_reset',
+            accountId,
+            `${accountId}:e${epochArg}:p${currentPeriod}`,
+            '',
+            String(Number(quota) - bal),
+            quota,
+            epochArg,
+            currentPeriod,
+            String(seq),
+            nowMs,
+          ].join('|'),
+        );
         data.hdel(credits, balanceField(epochArg, period));
         data.hset(credits, { period: currentPeriod, [balanceField(epochArg, currentPeriod)]: String(BALANCE_OFFSET + Number(quota)) });
         bal = Number(quota);
@@ -155,7 +169,10 @@ return {1, count, balance, heldEpoch, period}
       if (cost > 0) {
         bal = data.hincrBy(credits, balanceField(heldEpoch, period), -cost) - BALANCE_OFFSET;
         const seq = data.incrBy(seqKey, 1);
-        data.rpush(outbox, ['charge', accountId, requestId, endpoint, String(-cost), String(bal), String(heldEpoch), String(period), String(seq), nowMs].join('|'));
+        data.rpush(
+          outbox,
+          ['charge', accountId, requestId, endpoint, String(-cost), String(bal), String(heldEpoch), String(period), String(seq), nowMs].join('|'),
+        );
       }
       balance = String(bal);
     }
@@ -194,10 +211,7 @@ return bal
     const stored = liveBalanceLocal(data, credits);
     let after = '-1';
     if (stored !== null) {
-      after =
-        heldEpoch === epoch && heldPeriod === period
-          ? String(data.hincrBy(credits, balanceField(epoch, period), cost) - BALANCE_OFFSET)
-          : String(stored);
+      after = heldEpoch === epoch && heldPeriod === period ? String(data.hincrBy(credits, balanceField(epoch, period), cost) - BALANCE_OFFSET) : String(stored);
     }
     const seq = data.incrBy(seqKey, 1);
     data.rpush(outbox, ['void', accountId, requestId, endpoint, String(cost), after, heldEpoch ?? '-1', heldPeriod ?? '-1', String(seq), nowMs].join('|'));

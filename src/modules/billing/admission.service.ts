@@ -100,7 +100,14 @@ export class AdmissionService {
    * told its balance, but takes no credits, writes no charge and is not counted in /usage. Its cost is
    * still checked, so a HEAD answers 403 where its GET would.
    */
-  async admit({ caller, endpoint, cost, requestId, nowMs = Date.now(), billable = true }: {
+  async admit({
+    caller,
+    endpoint,
+    cost,
+    requestId,
+    nowMs = Date.now(),
+    billable = true,
+  }: {
     caller: ApiCaller;
     endpoint: EndpointName;
     cost: number;
@@ -113,7 +120,15 @@ export class AdmissionService {
     const metered = isMetered(caller.tier);
     const costMicro = metered && billable ? cost * MICRO_PER_CREDIT : 0;
     const limit = TIERS[caller.tier].rpm;
-    const [status, count, balance, chargedEpoch, chargedPeriod] = await this.submit({ caller, endpoint, costMicro: metered ? costMicro : -1, requestId, nowMs, windowIndex, period });
+    const [status, count, balance, chargedEpoch, chargedPeriod] = await this.submit({
+      caller,
+      endpoint,
+      costMicro: metered ? costMicro : -1,
+      requestId,
+      nowMs,
+      windowIndex,
+      period,
+    });
     let decided: AdmitStatus = Number(status);
     if (decided === AdmitStatus.ADMITTED) {
       if (billable) this.usage.count(caller.accountId, period.index, endpoint, costMicro);
@@ -159,7 +174,15 @@ export class AdmissionService {
     };
   }
 
-  private submit({ caller, endpoint, costMicro, requestId, nowMs, windowIndex, period }: {
+  private submit({
+    caller,
+    endpoint,
+    costMicro,
+    requestId,
+    nowMs,
+    windowIndex,
+    period,
+  }: {
     caller: ApiCaller;
     endpoint: string;
     /** -1 when the caller is not metered. */
@@ -213,15 +236,7 @@ export class AdmissionService {
       const balance = await this.kv.run(
         REFUND_SCRIPT,
         [BillingKeys.credits(admission.accountId), BillingKeys.seq, BillingKeys.outbox],
-        [
-          requestId,
-          admission.accountId,
-          admission.endpoint,
-          admission.costMicro,
-          admission.chargedEpoch,
-          admission.chargedPeriod,
-          Date.now(),
-        ],
+        [requestId, admission.accountId, admission.endpoint, admission.costMicro, admission.chargedEpoch, admission.chargedPeriod, Date.now()],
       );
       if (balance !== '-1') admission.balanceMicro = String(balance);
       // Only once the charge is voided: a call whose refund failed stays billed, and stays in the usage.

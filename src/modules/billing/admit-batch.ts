@@ -163,17 +163,9 @@ export async function admitBatch(kv: KvStore, calls: readonly AdmitCall[]): Prom
 }
 
 function admitFull(kv: KvStore, { window, credits, params: p }: AdmitCall): Promise<AdmitReply> {
-  return kv.run(ADMIT_SCRIPT, [window, credits, BillingKeys.seq, BillingKeys.outbox], [
-    p.cap,
-    p.costMicro,
-    p.seedMicro,
-    p.epoch,
-    p.seedPeriod,
-    p.period,
-    p.quotaMicro,
-    p.requestId,
-    p.accountId,
-    p.endpoint,
-    p.nowMs,
-  ]);
+  return kv.run(
+    ADMIT_SCRIPT,
+    [window, credits, BillingKeys.seq, BillingKeys.outbox],
+    [p.cap, p.costMicro, p.seedMicro, p.epoch, p.seedPeriod, p.period, p.quotaMicro, p.requestId, p.accountId, p.endpoint, p.nowMs],
+  );
 }

@@ -32,7 +32,7 @@ describe(ledgerCopyRows.name, () => {
     );
   });
 
-  it('folds the balance of each account\'s highest sequence number, whatever the line order', () => {
+  it("folds the balance of each account's highest sequence number, whatever the line order", () => {
     const copy = rowsOf([
       charge({ seq: 12, balanceAfterMicro: '3000000' }),
       charge({ accountId: B, seq: 13, balanceAfterMicro: '9000000', epoch: 4, period: 1 }),

@@ -8,7 +8,18 @@ describe('usage meter format', () => {
   it('reads back, endpoint by endpoint, the tallies a flush adds to the live meter', async () => {
     const kv = new MemoryKvStore();
     const tallies: UsageTallies = new Map([
-      [ACCOUNT, new Map([[4, new Map([['hl.perp.holders', { calls: 3, creditsMicro: 3_000_000 }], ['usage.list', { calls: 2, creditsMicro: 0 }]])]])],
+      [
+        ACCOUNT,
+        new Map([
+          [
+            4,
+            new Map([
+              ['hl.perp.holders', { calls: 3, creditsMicro: 3_000_000 }],
+              ['usage.list', { calls: 2, creditsMicro: 0 }],
+            ]),
+          ],
+        ]),
+      ],
     ]);
     const { keys, args } = encodeUsageTallies(tallies);
 

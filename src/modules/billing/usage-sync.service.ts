@@ -5,16 +5,7 @@ import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { markUsageSynced, usageSyncFailures } from '../../infra/metrics/metrics';
 import { ThrottledErrorLog } from './throttled-error-log';
-import {
-  CLAIM_BATCH,
-  CLAIM_PREV,
-  decodeUsageHash,
-  hashOfReply,
-  meterOfMember,
-  USAGE_KEY_TTL_MS,
-  UsageMeterId,
-  UsageMeterKeys,
-} from './usage-meter.format';
+import { CLAIM_BATCH, CLAIM_PREV, decodeUsageHash, hashOfReply, meterOfMember, USAGE_KEY_TTL_MS, UsageMeterId, UsageMeterKeys } from './usage-meter.format';
 import { UsageMeterService } from './usage-meter.service';
 import { CLAIM_SCRIPT, FINALIZE_SCRIPT, REROOT_SCRIPT, TAKE_DIRTY_SCRIPT } from './usage-meter.scripts';
 import { UsageClaim, UsageRepository } from './usage.repository';
@@ -128,7 +119,11 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
     const added = claims.filter((c) => !orphans.has(c.batchId));
     const stranded = claims.filter((c) => orphans.has(c.batchId));
     if (stranded.length > 0) {
-      const rerooted = await this.kv.run(REROOT_SCRIPT, stranded.map((c) => UsageMeterKeys.claim(c.accountId, c.period)), stranded.map((c) => c.batchId));
+      const rerooted = await this.kv.run(
+        REROOT_SCRIPT,
+        stranded.map((c) => UsageMeterKeys.claim(c.accountId, c.period)),
+        stranded.map((c) => c.batchId),
+      );
       if (rerooted > 0) this.logger.warn(`${rerooted} usage deltas did not follow the last batch PostgreSQL added; adding them by their own id`);
       again.push(...stranded.map((c) => c.meter.member));
     }

@@ -39,12 +39,17 @@ export class UsageRepository {
    */
   async add(claims: UsageClaim[]): Promise<string[]> {
     if (claims.length === 0) return [];
-    const meters = JSON.stringify(
-      claims.map((c) => ({ account_id: c.accountId, period: c.period, batch_id: c.batchId, prev_batch_id: c.prevBatchId })),
-    );
+    const meters = JSON.stringify(claims.map((c) => ({ account_id: c.accountId, period: c.period, batch_id: c.batchId, prev_batch_id: c.prevBatchId })));
     const counts = JSON.stringify(
       claims.flatMap((c) =>
-        c.counts.map((u) => ({ account_id: c.accountId, period: c.period, batch_id: c.batchId, endpoint: u.endpoint, calls: u.calls, credits: u.creditsMicro })),
+        c.counts.map((u) => ({
+          account_id: c.accountId,
+          period: c.period,
+          batch_id: c.batchId,
+          endpoint: u.endpoint,
+          calls: u.calls,
+          credits: u.creditsMicro,
+        })),
       ),
     );
     const orphans: Array<{ batch_id: string }> = await this.db.query(

@@ -37,10 +37,7 @@ export class HealthController {
   @ApiErrorResponse(503, [ErrorCode.SERVICE_UNAVAILABLE], 'The database or the KV store does not answer; msg names which', { open: true })
   async ready() {
     try {
-      const result = await this.health.check([
-        () => this.database.pingCheck('database', { timeout: 2000 }),
-        () => this.pingKv(),
-      ]);
+      const result = await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 }), () => this.pingKv()]);
       return { status: result.status, checks: result.details };
     } catch (error) {
       const failing = Object.keys((error as { response?: { error?: object } }).response?.error ?? {});

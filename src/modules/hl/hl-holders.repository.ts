@@ -61,7 +61,17 @@ export class HlHoldersRepository {
    * partition: planning against the partitioned parent was most of a page's database time, and the
    * snapshot retention (at least 2) keeps a partition alive for readers that just looked its id up.
    */
-  perpHolders({ snapshotId, coin, rankColumn, window }: { snapshotId: number; coin: string; rankColumn: (typeof PERP_HOLDER_RANKS)[keyof typeof PERP_HOLDER_RANKS]; window: RankWindow }): Promise<PerpHolderRow[]> {
+  perpHolders({
+    snapshotId,
+    coin,
+    rankColumn,
+    window,
+  }: {
+    snapshotId: number;
+    coin: string;
+    rankColumn: (typeof PERP_HOLDER_RANKS)[keyof typeof PERP_HOLDER_RANKS];
+    window: RankWindow;
+  }): Promise<PerpHolderRow[]> {
     return this.db.query(
       `SELECT ${PERP_COLUMNS}
          FROM ${partitionName('hl_perp_holders', snapshotId)} h
@@ -107,7 +117,14 @@ export class HlHoldersRepository {
    * position value, the count, and the size segment contributing most value (ties: the larger segment).
    * Segments: 1 + the number of `segmentBounds` the position value reaches.
    */
-  async liquidationBins({ snapshotId, coin, low, high, bins, segmentBounds }: {
+  async liquidationBins({
+    snapshotId,
+    coin,
+    low,
+    high,
+    bins,
+    segmentBounds,
+  }: {
     snapshotId: number;
     coin: string;
     low: string;

@@ -94,7 +94,12 @@ describe(HlHoldersService.name, () => {
 
   it('reads pages of more than 100 rows from the database every time', async () => {
     const perpHolders = jest.fn(async () => [ROW]);
-    const sut = new HlHoldersService(catalogService(), { perpHolders } as unknown as HlHoldersRepository, new RankPager(new CursorCodec('x'.repeat(32))), config(1000));
+    const sut = new HlHoldersService(
+      catalogService(),
+      { perpHolders } as unknown as HlHoldersRepository,
+      new RankPager(new CursorCodec('x'.repeat(32))),
+      config(1000),
+    );
     const large = Object.assign(new PerpHoldersQueryDto(), { ...query, limit: 500 });
 
     await sut.getPerpHolders(large);
@@ -105,9 +110,17 @@ describe(HlHoldersService.name, () => {
 
   it('keeps a cached page to its own sort, order and start, next cursor and page number included', async () => {
     const perpHolders = jest.fn(async ({ window }: { window: { bound: number }; rankColumn: string }) => (window.bound === 0 ? [] : [ROW]));
-    const sut = new HlHoldersService(catalogService(), { perpHolders } as unknown as HlHoldersRepository, new RankPager(new CursorCodec('x'.repeat(32))), config(1000));
+    const sut = new HlHoldersService(
+      catalogService(),
+      { perpHolders } as unknown as HlHoldersRepository,
+      new RankPager(new CursorCodec('x'.repeat(32))),
+      config(1000),
+    );
     const pageOf = async (change: Partial<PerpHoldersQueryDto>) =>
-      JSON.parse((await sut.getPerpHolders(Object.assign(new PerpHoldersQueryDto(), { ...query, limit: 1, ...change }))).json) as { page: number; items: unknown[] };
+      JSON.parse((await sut.getPerpHolders(Object.assign(new PerpHoldersQueryDto(), { ...query, limit: 1, ...change }))).json) as {
+        page: number;
+        items: unknown[];
+      };
 
     // One holder in all: ascending pages 3 and 4 both lie past the end (the same empty window).
     const [third, fourth] = [await pageOf({ order: 'asc', page: 3 }), await pageOf({ order: 'asc', page: 4 })];

@@ -7,10 +7,18 @@ import { LEADERBOARD_RANKS, LeaderboardSort } from './hl-params';
 export interface LeaderboardRow {
   address: string;
   account_value: string;
-  pnl_day: string; roi_day: string; vlm_day: string;
-  pnl_week: string; roi_week: string; vlm_week: string;
-  pnl_month: string; roi_month: string; vlm_month: string;
-  pnl_all_time: string; roi_all_time: string; vlm_all_time: string;
+  pnl_day: string;
+  roi_day: string;
+  vlm_day: string;
+  pnl_week: string;
+  roi_week: string;
+  vlm_week: string;
+  pnl_month: string;
+  roi_month: string;
+  vlm_month: string;
+  pnl_all_time: string;
+  roi_all_time: string;
+  vlm_all_time: string;
 }
 
 const VALUE_COLUMNS = ['account_value', ...['day', 'week', 'month', 'all_time'].flatMap((w) => [`pnl_${w}`, `roi_${w}`, `vlm_${w}`])]

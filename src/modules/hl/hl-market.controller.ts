@@ -16,7 +16,7 @@ export class HlMarketController {
 
   @Get('prices/mids')
   @PublicEndpoint('hl.prices.mids', 'Mid prices of every listed coin', { query: false })
-  @ApiEnvelope(MidsDto, { description: 'Read from the mids poller\'s table; each replica caches the map for about 1 s. Empty before the first poll.' })
+  @ApiEnvelope(MidsDto, { description: "Read from the mids poller's table; each replica caches the map for about 1 s. Empty before the first poll." })
   @AnswersJsonText()
   getMids() {
     return this.market.getMids();

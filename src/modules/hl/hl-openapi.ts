@@ -15,12 +15,12 @@ export const RANK_PAGING =
   'Offset paging stops at 10,000 rows ((page - 1) × limit ≥ 10,000 is 400 naming `page`); nextCursor continues without a cap. ' +
   'A cursor is bound to the endpoint, coin, sort, order and limit (anything else is 400 naming `cursor`); its position is a rank, ' +
   'so a cursor minted before a snapshot refresh resumes at the same rank of the new snapshot. With a cursor, page is ignored and ' +
-  'the response\'s page is the page those rows correspond to.';
+  "the response's page is the page those rows correspond to.";
 
 export const OFFSET_PAGING = 'Offset paging only, capped at 10,000 rows ((page - 1) × limit ≥ 10,000 is 400 naming `page`).';
 
 export const TRENDING_PRICE_CHANGE =
   'priceChange is the percent change of price against the mid the service sampled `period` ago. Until its samples reach ' +
-  'that far back (the first hours of a fresh install), 24h compares with the exchange\'s previous-day price (prevDayPx) and ' +
+  "that far back (the first hours of a fresh install), 24h compares with the exchange's previous-day price (prevDayPx) and " +
   'the other periods with the oldest sample inside the period, so the change then covers a shorter window; it is 0 only ' +
   'when the price did not move (or in the first minute, before a second sample exists).';

@@ -62,10 +62,7 @@ export class HlSmartTradersService {
     { sort, order, page, limit }: { sort: SmartTraderSort; order: SortOrder; page: number; limit: number },
     toItem: (row: SmartTraderRow) => T,
   ): Promise<Page<T>> {
-    const [rows, total] = await Promise.all([
-      this.traders.page({ ...filter, sort, order, offset: offsetOf(page, limit), limit }),
-      this.traders.count(filter),
-    ]);
+    const [rows, total] = await Promise.all([this.traders.page({ ...filter, sort, order, offset: offsetOf(page, limit), limit }), this.traders.count(filter)]);
     return toPage({ items: rows.map(toItem), page, limit, total });
   }
 }

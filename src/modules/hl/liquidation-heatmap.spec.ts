@@ -6,7 +6,13 @@ describe(toHeatmap.name, () => {
 
     expect(sut).toHaveLength(LIQUIDATION_BINS);
     expect(sut[0]).toEqual({
-      coin: 'BTC', priceBinIndex: 0, priceBinStart: 200, priceBinEnd: 210, liquidationValue: 0, positionsCount: 0, mostImpactedSegment: 0,
+      coin: 'BTC',
+      priceBinIndex: 0,
+      priceBinStart: 200,
+      priceBinEnd: 210,
+      liquidationValue: 0,
+      positionsCount: 0,
+      mostImpactedSegment: 0,
     });
     expect(sut[39]).toEqual(expect.objectContaining({ priceBinIndex: 39, priceBinStart: 590, priceBinEnd: 600 }));
   });

@@ -21,7 +21,21 @@ type Reply = { status?: number; body: string; headers?: Record<string, string> }
 function defaultReply(method: string, url: string, body: Record<string, unknown>): Reply {
   if (method === 'GET' && url === '/Mainnet/leaderboard') return { body: fixtureText('leaderboard.excerpt.json') };
   if (method === 'GET' && url === '/Mainnet/vaults') {
-    return { body: JSON.stringify([{ apr: 0.1, pnls: [], summary: { name: 'HLP', vaultAddress: '0xdfc24b077bc1425ad1dea75bcb6f8158e10df303', leader: '0x677d831aef5328190852e24f13c46cac05f984e7', tvl: '1.0', isClosed: false } }]) };
+    return {
+      body: JSON.stringify([
+        {
+          apr: 0.1,
+          pnls: [],
+          summary: {
+            name: 'HLP',
+            vaultAddress: '0xdfc24b077bc1425ad1dea75bcb6f8158e10df303',
+            leader: '0x677d831aef5328190852e24f13c46cac05f984e7',
+            tvl: '1.0',
+            isClosed: false,
+          },
+        },
+      ]),
+    };
   }
   const byType: Record<string, string> = {
     allMids: 'allMids.json',
@@ -84,7 +98,14 @@ describe(HyperliquidInfoClient.name, () => {
   afterEach(() => warn.mockRestore());
 
   function makeClient({ maxRetries }: { maxRetries: number }): HyperliquidInfoClient {
-    const hyperliquid: AppConfig['hyperliquid'] = { infoUrl: `${baseUrl}/info`, statsUrl: `${baseUrl}/Mainnet`, weightPerMinute: 1200, historyWeightShare: 25, timeoutMs: 5_000, maxRetries };
+    const hyperliquid: AppConfig['hyperliquid'] = {
+      infoUrl: `${baseUrl}/info`,
+      statsUrl: `${baseUrl}/Mainnet`,
+      weightPerMinute: 1200,
+      historyWeightShare: 25,
+      timeoutMs: 5_000,
+      maxRetries,
+    };
     const config = { get: (key: string) => (key === 'hyperliquid' ? hyperliquid : undefined) } as unknown as ConfigService<AppConfig, true>;
     return new HyperliquidInfoClient(config, kv);
   }
@@ -107,7 +128,10 @@ describe(HyperliquidInfoClient.name, () => {
   it('sends dex for a HIP-3 dex', async () => {
     await sut.allMids('xyz');
     const { ctxs } = await sut.metaAndAssetCtxs('xyz');
-    expect(requests.map((r) => r.body)).toEqual([{ type: 'allMids', dex: 'xyz' }, { type: 'metaAndAssetCtxs', dex: 'xyz' }]);
+    expect(requests.map((r) => r.body)).toEqual([
+      { type: 'allMids', dex: 'xyz' },
+      { type: 'metaAndAssetCtxs', dex: 'xyz' },
+    ]);
     expect(ctxs[1].coin).toBe('xyz:TSLA');
     expect(await spentWeight()).toBe(22);
   });
@@ -236,7 +260,14 @@ describe(HyperliquidModule.name, () => {
     @Global()
     @Module({ providers: [{ provide: KV_STORE, useValue: new MemoryKvStore() }], exports: [KV_STORE] })
     class FakeKvModule {}
-    const hyperliquid = { infoUrl: 'http://127.0.0.1:9/info', statsUrl: 'http://127.0.0.1:9/Mainnet', weightPerMinute: 1200, historyWeightShare: 25, timeoutMs: 1_000, maxRetries: 0 };
+    const hyperliquid = {
+      infoUrl: 'http://127.0.0.1:9/info',
+      statsUrl: 'http://127.0.0.1:9/Mainnet',
+      weightPerMinute: 1200,
+      historyWeightShare: 25,
+      timeoutMs: 1_000,
+      maxRetries: 0,
+    };
     const moduleRef = await Test.createTestingModule({
       imports: [ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ hyperliquid })] }), FakeKvModule, HyperliquidModule],
     }).compile();

@@ -27,7 +27,14 @@ import {
   SpotMeta,
   SpotMetaAndAssetCtxs,
 } from './hyperliquid.types';
-import { parseClearinghouseState, parseFills, parseLeaderboard, parseRecentTrades, parseSpotClearinghouseState, parseVaultAddresses } from './hyperliquid-user.schema';
+import {
+  parseClearinghouseState,
+  parseFills,
+  parseLeaderboard,
+  parseRecentTrades,
+  parseSpotClearinghouseState,
+  parseVaultAddresses,
+} from './hyperliquid-user.schema';
 import { extraWeight, HYPERLIQUID_PROVIDER, hyperliquidWeightBudget, isHistoryType, requestWeight } from './weight-budget';
 
 /** The stats documents are tens of MB; the info timeout is sized for small bodies, so they get at least this. */
@@ -53,7 +60,13 @@ export class HyperliquidInfoClient implements OnModuleDestroy {
   ) {
     const { weightPerMinute, historyWeightShare, timeoutMs, maxRetries } = this.settings;
     this.budget = hyperliquidWeightBudget({ kv, weightPerMinute, historySharePercent: historyWeightShare });
-    this.http = new UpstreamHttpClient({ provider: HYPERLIQUID_PROVIDER, timeoutMs, maxRetries, budget: this.budget, logger: new Logger(HyperliquidInfoClient.name) });
+    this.http = new UpstreamHttpClient({
+      provider: HYPERLIQUID_PROVIDER,
+      timeoutMs,
+      maxRetries,
+      budget: this.budget,
+      logger: new Logger(HyperliquidInfoClient.name),
+    });
   }
 
   /**

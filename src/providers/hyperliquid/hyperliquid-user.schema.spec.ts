@@ -10,7 +10,6 @@ import {
 
 const fixture = hlFixture;
 
-
 describe(parseClearinghouseState.name, () => {
   it('reads a current account with an isolated position', () => {
     const sut = parseClearinghouseState(fixture('clearinghouseState.json'));
@@ -48,7 +47,12 @@ describe(parseClearinghouseState.name, () => {
     expect(sut.assetPositions.every((p) => p.cumFunding === null && p.maxLeverage === null)).toBe(true);
     expect(sut.time).toBeNull();
     expect(sut.crossMaintenanceMarginUsed).toBeNull();
-    expect(sut.assetPositions[0]).toMatchObject({ coin: 'BTC', szi: '-0.00785', liquidationPx: '173198.69592357', leverage: { type: 'cross', value: 20, rawUsd: null } });
+    expect(sut.assetPositions[0]).toMatchObject({
+      coin: 'BTC',
+      szi: '-0.00785',
+      liquidationPx: '173198.69592357',
+      leverage: { type: 'cross', value: 20, rawUsd: null },
+    });
     expect(sut.assetPositions[1]).toMatchObject({ coin: 'ETH', szi: '0.1334', liquidationPx: null });
     expect(sut.withdrawable).toBe('1010.57173');
   });
@@ -56,13 +60,20 @@ describe(parseClearinghouseState.name, () => {
   it('accepts integers sent as numeric strings (the ccxt HIP-3 recording)', () => {
     const sut = parseClearinghouseState(fixture('clearinghouseState.dex-flx.ccxt-stringified.json'));
     expect(sut.time).toBe(1764350959056);
-    expect(sut.assetPositions[0]).toMatchObject({ coin: 'flx:CRCL', szi: '0.13', leverage: { type: 'isolated', value: 3, rawUsd: '-6.955118' }, maxLeverage: 3 });
+    expect(sut.assetPositions[0]).toMatchObject({
+      coin: 'flx:CRCL',
+      szi: '0.13',
+      leverage: { type: 'isolated', value: 3, rawUsd: '-6.955118' },
+      maxLeverage: 3,
+    });
   });
 
   it('names a dropped size by its path', () => {
     const json = fixture('clearinghouseState.legacy-2023.json');
     delete json.assetPositions[3].position.szi;
-    expect(shapeErrorOf(() => parseClearinghouseState(json)).message).toContain('clearinghouseState.assetPositions[3].position.szi: expected decimal string, got nothing');
+    expect(shapeErrorOf(() => parseClearinghouseState(json)).message).toContain(
+      'clearinghouseState.assetPositions[3].position.szi: expected decimal string, got nothing',
+    );
   });
 
   it('names a money field sent as a number', () => {
@@ -76,7 +87,9 @@ describe(parseClearinghouseState.name, () => {
   it('refuses an unknown leverage type', () => {
     const json = fixture('clearinghouseState.json');
     json.assetPositions[0].position.leverage.type = 'portfolio';
-    expect(shapeErrorOf(() => parseClearinghouseState(json)).message).toContain('clearinghouseState.assetPositions[0].position.leverage.type: expected "cross" or "isolated"');
+    expect(shapeErrorOf(() => parseClearinghouseState(json)).message).toContain(
+      'clearinghouseState.assetPositions[0].position.leverage.type: expected "cross" or "isolated"',
+    );
   });
 
   it('refuses a body that is not an object', () => {
@@ -108,7 +121,9 @@ describe(parseSpotClearinghouseState.name, () => {
   it('names a total sent as a number', () => {
     const json = fixture('spotClearinghouseState.json');
     json.balances[1].total = 0.5;
-    expect(shapeErrorOf(() => parseSpotClearinghouseState(json)).message).toContain('spotClearinghouseState.balances[1].total: expected decimal string, got number');
+    expect(shapeErrorOf(() => parseSpotClearinghouseState(json)).message).toContain(
+      'spotClearinghouseState.balances[1].total: expected decimal string, got number',
+    );
   });
 });
 
@@ -210,7 +225,9 @@ describe(parseLeaderboard.name, () => {
   it('names a pnl sent as a number', () => {
     const json = fixture('leaderboard.excerpt.json');
     json.leaderboardRows[0].windowPerformances[2][1].pnl = 876456.77;
-    expect(shapeErrorOf(() => parseLeaderboard(json)).message).toContain('leaderboard.leaderboardRows[0].windowPerformances[2][1].pnl: expected decimal string, got number');
+    expect(shapeErrorOf(() => parseLeaderboard(json)).message).toContain(
+      'leaderboard.leaderboardRows[0].windowPerformances[2][1].pnl: expected decimal string, got number',
+    );
   });
 });
 
@@ -219,7 +236,15 @@ describe(parseVaultAddresses.name, () => {
   const vault = (address: string) => ({
     apr: 0.0,
     pnls: [['day', ['0.0']]],
-    summary: { name: 'Snipe Trading', vaultAddress: address, leader: '0x9ab020fd91d6909e3d0cbf6c078f8b8163836c06', tvl: '0.000016', isClosed: true, relationship: { type: 'normal' }, createTimeMillis: 1736422051357 },
+    summary: {
+      name: 'Snipe Trading',
+      vaultAddress: address,
+      leader: '0x9ab020fd91d6909e3d0cbf6c078f8b8163836c06',
+      tvl: '0.000016',
+      isClosed: true,
+      relationship: { type: 'normal' },
+      createTimeMillis: 1736422051357,
+    },
   });
 
   it('takes summary.vaultAddress (or a flat vaultAddress), lower-cased and de-duplicated', () => {

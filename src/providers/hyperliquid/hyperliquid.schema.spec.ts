@@ -41,7 +41,15 @@ describe('Hyperliquid market-data parsers on recorded responses', () => {
       const sut = parseMeta(fixture('meta.json'));
       expect(sut.universe).toHaveLength(223);
       expect(sut.collateralToken).toBe(0);
-      expect(sut.universe[0]).toEqual({ name: 'BTC', szDecimals: 5, maxLeverage: 40, onlyIsolated: false, isDelisted: false, marginTableId: 56, marginMode: null });
+      expect(sut.universe[0]).toEqual({
+        name: 'BTC',
+        szDecimals: 5,
+        maxLeverage: 40,
+        onlyIsolated: false,
+        isDelisted: false,
+        marginTableId: 56,
+        marginMode: null,
+      });
       expect(sut.universe.find((a) => a.name === 'MATIC')?.isDelisted).toBe(true);
       expect(sut.universe.filter((a) => a.isDelisted)).toHaveLength(37);
     });
@@ -58,7 +66,14 @@ describe('Hyperliquid market-data parsers on recorded responses', () => {
       const { meta, ctxs } = parseMetaAndAssetCtxs(fixture('metaAndAssetCtxs.json'));
       expect(meta.universe).toHaveLength(228);
       expect(ctxs).toHaveLength(228);
-      expect(ctxs[0]).toMatchObject({ coin: 'BTC', markPx: '66344.0', midPx: '66371.5', oraclePx: '66383.0', funding: '-0.000003688', impactPxs: ['66371.0', '66372.0'] });
+      expect(ctxs[0]).toMatchObject({
+        coin: 'BTC',
+        markPx: '66344.0',
+        midPx: '66371.5',
+        oraclePx: '66383.0',
+        funding: '-0.000003688',
+        impactPxs: ['66371.0', '66372.0'],
+      });
       expect(ctxs[3]).toMatchObject({ coin: 'MATIC', midPx: null, premium: null, impactPxs: null });
       ctxs.forEach((ctx, i) => expect(ctx.coin).toBe(meta.universe[i].name));
     });
@@ -88,7 +103,15 @@ describe('Hyperliquid market-data parsers on recorded responses', () => {
       const sut = parseSpotMeta(fixture('spotMeta.json'));
       expect(sut.tokens).toHaveLength(342);
       expect(sut.universe).toHaveLength(199);
-      expect(sut.tokens[150]).toEqual({ name: 'HYPE', index: 150, szDecimals: 2, weiDecimals: 8, tokenId: '0x0d01dc56dcaaca66ad901c959b4011ec', isCanonical: false, fullName: 'Hyperliquid' });
+      expect(sut.tokens[150]).toEqual({
+        name: 'HYPE',
+        index: 150,
+        szDecimals: 2,
+        weiDecimals: 8,
+        tokenId: '0x0d01dc56dcaaca66ad901c959b4011ec',
+        isCanonical: false,
+        fullName: 'Hyperliquid',
+      });
       expect(sut.universe[0]).toEqual({ name: 'PURR/USDC', index: 0, tokens: [1, 0], isCanonical: true });
     });
 
@@ -110,7 +133,16 @@ describe('Hyperliquid market-data parsers on recorded responses', () => {
       ctxs.forEach((ctx, i) => expect(ctx.coin).toBe(meta.universe[i].name));
       // universe[71] is @72 while the wire's 72nd ctx is @71: a positional zip would be wrong here
       expect(json[1][71].coin).toBe('@71');
-      expect(ctxs[71]).toEqual({ coin: '@72', markPx: '1.5721', midPx: '1.56975', prevDayPx: '1.6147', dayNtlVlm: '3995.141129', dayBaseVlm: '2516.13', circulatingSupply: '512039.71608477', totalSupply: '998815.28608477' });
+      expect(ctxs[71]).toEqual({
+        coin: '@72',
+        markPx: '1.5721',
+        midPx: '1.56975',
+        prevDayPx: '1.6147',
+        dayNtlVlm: '3995.141129',
+        dayBaseVlm: '2516.13',
+        circulatingSupply: '512039.71608477',
+        totalSupply: '998815.28608477',
+      });
       const hype = meta.universe.find((p) => p.tokens[0] === 150 && p.tokens[1] === 0);
       expect(hype?.name).toBe('@107');
       expect(ctxs.find((c) => c.coin === '@107')?.markPx).toBe('41.328');
@@ -120,7 +152,9 @@ describe('Hyperliquid market-data parsers on recorded responses', () => {
       const json = fixture('spotMetaAndAssetCtxs.json');
       const i = json[1].findIndex((c: { coin: string }) => c.coin === '@71');
       json[1][i].totalSupply = null;
-      expect(shapeErrorOf(() => parseSpotMetaAndAssetCtxs(json)).message).toContain(`spotMetaAndAssetCtxs[1][${i}].totalSupply: expected decimal string, got null`);
+      expect(shapeErrorOf(() => parseSpotMetaAndAssetCtxs(json)).message).toContain(
+        `spotMetaAndAssetCtxs[1][${i}].totalSupply: expected decimal string, got null`,
+      );
     });
   });
 

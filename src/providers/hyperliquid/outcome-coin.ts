@@ -1,10 +1,9 @@
 /**
  * HIP-4 outcome sides are addressed by `encoding = 10 * outcome + side`: the book/trade/fill/mid coin
  * is `#<encoding>`, the token in spotClearinghouseState balances is `+<encoding>`, and the asset id is
- * OUTCOME_ASSET_OFFSET + encoding (Hyperliquid docs "Asset IDs", as implemented by the Python SDK and
+ * 100,000,000 + encoding (Hyperliquid docs "Asset IDs", as implemented by the Python SDK and
  * nautilus_trader).
  */
-export const OUTCOME_ASSET_OFFSET = 100_000_000;
 const SIDES_PER_OUTCOME = 10;
 
 export interface OutcomeSideRef {

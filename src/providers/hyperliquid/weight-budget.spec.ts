@@ -3,7 +3,7 @@ import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { extraWeight, hyperliquidWeightBudget, isHistoryType, requestWeight, WEIGHT_WINDOW_MS } from './weight-budget';
 
 describe(hyperliquidWeightBudget.name, () => {
-  it('spends per-minute windows under the provider\'s own keys, history reads also from their share', async () => {
+  it("spends per-minute windows under the provider's own keys, history reads also from their share", async () => {
     let now = 1_000;
     const kv = new MemoryKvStore(new MemoryData(() => now));
     const sleeps: number[] = [];

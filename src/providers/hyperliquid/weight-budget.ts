@@ -11,8 +11,19 @@ export const WEIGHT_WINDOW_MS = 60_000;
 const LIGHT_TYPES: ReadonlySet<string> = new Set(['l2Book', 'allMids', 'clearinghouseState', 'orderStatus', 'spotClearinghouseState', 'exchangeStatus']);
 /** Types that cost one more unit per 20 items returned. */
 const PER_20_ITEMS_TYPES: ReadonlySet<string> = new Set([
-  'recentTrades', 'historicalOrders', 'userFills', 'userFillsByTime', 'fundingHistory', 'userFunding', 'nonUserFundingUpdates',
-  'twapHistory', 'userTwapSliceFills', 'userTwapSliceFillsByTime', 'delegatorHistory', 'delegatorRewards', 'validatorStats',
+  'recentTrades',
+  'historicalOrders',
+  'userFills',
+  'userFillsByTime',
+  'fundingHistory',
+  'userFunding',
+  'nonUserFundingUpdates',
+  'twapHistory',
+  'userTwapSliceFills',
+  'userTwapSliceFillsByTime',
+  'delegatorHistory',
+  'delegatorRewards',
+  'validatorStats',
 ]);
 
 /**
@@ -54,6 +65,12 @@ export interface HyperliquidBudgetOptions extends Pick<RequestBudgetOptions, 'no
  * The upstream's per-IP weight limit as the generic request budget: one-minute windows under
  * `budget:hyperliquid:*`, spent with requestWeight before each attempt and charged extraWeight after.
  */
-export function hyperliquidWeightBudget({ kv, weightPerMinute, historySharePercent, windowMs = WEIGHT_WINDOW_MS, ...clock }: HyperliquidBudgetOptions): RequestBudget {
+export function hyperliquidWeightBudget({
+  kv,
+  weightPerMinute,
+  historySharePercent,
+  windowMs = WEIGHT_WINDOW_MS,
+  ...clock
+}: HyperliquidBudgetOptions): RequestBudget {
   return new RequestBudget({ kv, provider: HYPERLIQUID_PROVIDER, weightPerWindow: weightPerMinute, windowMs, historySharePercent, ...clock });
 }

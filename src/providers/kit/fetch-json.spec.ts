@@ -163,11 +163,14 @@ describe(fetchJson.name, () => {
     server = await startServer(() => undefined);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    await expect(fetchJson({ ...base(server.url), timeoutMs: 5_000, signal: controller.signal })).rejects.toMatchObject({ kind: 'aborted', name: 'AbortError' });
+    await expect(fetchJson({ ...base(server.url), timeoutMs: 5_000, signal: controller.signal })).rejects.toMatchObject({
+      kind: 'aborted',
+      name: 'AbortError',
+    });
     expect(server.attempts()).toBe(1);
   });
 
-  it('waits out its retries without adding a listener per call to the caller\'s signal', async () => {
+  it("waits out its retries without adding a listener per call to the caller's signal", async () => {
     server = await startServer((_req, res) => json(res, 503, null));
     const controller = new AbortController();
     const calls = Array.from({ length: 20 }, () => fetchJson({ ...base(server!.url), maxRetries: 1, sleep: undefined, signal: controller.signal }));

@@ -62,7 +62,12 @@ export function perpAccount(prices: PriceModel, wallet: WalletProfile, dexIndex:
     const hours = (t - cycleStart(slot, cycle)) / HOUR_MS;
     const fundingSinceOpen = szi * markPx * prices.funding(slot.instrument, t) * hours;
     const view: PositionView = {
-      slot, szi, entryPx, markPx, notional, unrealizedPnl,
+      slot,
+      szi,
+      entryPx,
+      markPx,
+      notional,
+      unrealizedPnl,
       marginUsed: notional / slot.leverage,
       rawUsd: 0,
       returnOnEquity: unrealizedPnl / initialMargin,
@@ -131,9 +136,7 @@ export function clearinghouseStateBody(view: PerpAccountView, t: number): object
     withdrawable: fmt(view.withdrawable, 6),
     assetPositions: view.positions.map((p) => {
       const instrument = p.slot.instrument;
-      const leverage = p.slot.isolated
-        ? { type: 'isolated', value: p.slot.leverage, rawUsd: fmt(p.rawUsd, 6) }
-        : { type: 'cross', value: p.slot.leverage };
+      const leverage = p.slot.isolated ? { type: 'isolated', value: p.slot.leverage, rawUsd: fmt(p.rawUsd, 6) } : { type: 'cross', value: p.slot.leverage };
       return {
         type: 'oneWay',
         position: {
@@ -161,7 +164,13 @@ export function spotClearinghouseStateBody(prices: PriceModel, wallet: WalletPro
   const balances: object[] = wallet.spot.map((holding) => {
     const token = SPOT_TOKENS[holding.token];
     const decimals = Math.min(token.weiDecimals, 8);
-    return { coin: token.name, token: holding.token, total: fmt(holding.total, decimals), hold: fmt(holding.hold, decimals), entryNtl: fmt(holding.entryNtl, 6) };
+    return {
+      coin: token.name,
+      token: holding.token,
+      total: fmt(holding.total, decimals),
+      hold: fmt(holding.hold, decimals),
+      entryNtl: fmt(holding.entryNtl, 6),
+    };
   });
   const slot = wallet.outcome;
   if (slot) {

@@ -53,23 +53,32 @@ function perpFills(prices: PriceModel, slot: PerpSlot, cycle: number): FillRecor
   const closedPnl = prevSide * slot.size * (px - perpEntry(prices, slot, cycle - 1));
   const feeRate = (slot.maker ? MAKER_FEE : TAKER_FEE) * (instrument.dexIndex > 0 ? HIP3_FEE_MULTIPLIER : 1);
   const base = {
-    coin: instrument.coin, szDecimals: instrument.szDecimals, px, time,
-    hash: hexHash(hash2(slot.seed, cycle)), oid: OID_BASE + (hash2(slot.seed ^ 0x01d, cycle) % 10_000_000_000), crossed: !slot.maker,
+    coin: instrument.coin,
+    szDecimals: instrument.szDecimals,
+    px,
+    time,
+    hash: hexHash(hash2(slot.seed, cycle)),
+    oid: OID_BASE + (hash2(slot.seed ^ 0x01d, cycle) % 10_000_000_000),
+    crossed: !slot.maker,
   };
   const tid = (k: number) => time * TID_TIME_FACTOR + 64 + (slot.seed & 31) * 2 + k;
   const fill = (k: number, sz: number, orderSide: 1 | -1, startPosition: number, dir: string, pnl: number): FillRecord => ({
-    ...base, sz, side: orderSide > 0 ? 'B' : 'A', startPosition, dir, closedPnl: pnl,
-    fee: sz * px * feeRate, tid: tid(k), builderFee: slot.builder ? sz * px * BUILDER_FEE : null,
+    ...base,
+    sz,
+    side: orderSide > 0 ? 'B' : 'A',
+    startPosition,
+    dir,
+    closedPnl: pnl,
+    fee: sz * px * feeRate,
+    tid: tid(k),
+    builderFee: slot.builder ? sz * px * BUILDER_FEE : null,
   });
   const prevSzi = prevSide * slot.size;
   if (prevSide !== side) {
     return [fill(0, 2 * slot.size, side, prevSzi, prevSide > 0 ? 'Long > Short' : 'Short > Long', closedPnl)];
   }
   const label = side > 0 ? 'Long' : 'Short';
-  return [
-    fill(0, slot.size, -prevSide as 1 | -1, prevSzi, `Close ${label}`, closedPnl),
-    fill(1, slot.size, side, 0, `Open ${label}`, 0),
-  ];
+  return [fill(0, slot.size, -prevSide as 1 | -1, prevSzi, `Close ${label}`, closedPnl), fill(1, slot.size, side, 0, `Open ${label}`, 0)];
 }
 
 function outcomeFills(prices: PriceModel, slot: OutcomeSlot, cycle: number, seedSalt: number): FillRecord[] {
@@ -83,8 +92,30 @@ function outcomeFills(prices: PriceModel, slot: OutcomeSlot, cycle: number, seed
   const oid = OID_BASE + (hash2(slot.seed ^ 0x01d, cycle) % 10_000_000_000);
   const tid = time * TID_TIME_FACTOR + 64 + (seedSalt & 31) * 2;
   return [
-    { ...common, coin: `#${sold}`, px: sellPx, side: 'A', startPosition: slot.qty, dir: 'Sell', closedPnl: slot.qty * (sellPx - paid), oid, fee: slot.qty * sellPx * OUTCOME_FEE, tid },
-    { ...common, coin: `#${bought}`, px: buyPx, side: 'B', startPosition: 0, dir: 'Buy', closedPnl: 0, oid: oid + 1, fee: slot.qty * buyPx * OUTCOME_FEE, tid: tid + 1 },
+    {
+      ...common,
+      coin: `#${sold}`,
+      px: sellPx,
+      side: 'A',
+      startPosition: slot.qty,
+      dir: 'Sell',
+      closedPnl: slot.qty * (sellPx - paid),
+      oid,
+      fee: slot.qty * sellPx * OUTCOME_FEE,
+      tid,
+    },
+    {
+      ...common,
+      coin: `#${bought}`,
+      px: buyPx,
+      side: 'B',
+      startPosition: 0,
+      dir: 'Buy',
+      closedPnl: 0,
+      oid: oid + 1,
+      fee: slot.qty * buyPx * OUTCOME_FEE,
+      tid: tid + 1,
+    },
   ];
 }
 
@@ -124,4 +155,3 @@ export function fillBody(fill: FillRecord): object {
   if (fill.builderFee !== null) body.builderFee = fmt(fill.builderFee, 6);
   return body;
 }
-

@@ -8,7 +8,12 @@ import { cycleAt, perpSide, WalletProfile } from '../world/wallet-model';
 /** The stats host publishes a new leaderboard about once a minute; values move between publications. */
 export const LEADERBOARD_REFRESH_MS = 60_000;
 const DAY_MS = 86_400_000;
-const WINDOWS: Array<[name: string, days: number | 'age']> = [['day', 1], ['week', 7], ['month', 30], ['allTime', 'age']];
+const WINDOWS: Array<[name: string, days: number | 'age']> = [
+  ['day', 1],
+  ['week', 7],
+  ['month', 30],
+  ['allTime', 'age'],
+];
 const DAILY_EDGE = 0.004;
 const DAILY_NOISE = 0.03;
 

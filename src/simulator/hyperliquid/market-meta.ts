@@ -22,9 +22,13 @@ export class MarketMeta {
     const universe = this.catalog.perpsByDex[dexIndex].map((instrument) => {
       const perp = instrument.perp!;
       const entry: Record<string, unknown> = {
-        szDecimals: perp.szDecimals, name: perp.name, maxLeverage: perp.maxLeverage, marginTableId: perp.marginTableId,
+        szDecimals: perp.szDecimals,
+        name: perp.name,
+        maxLeverage: perp.maxLeverage,
+        marginTableId: perp.marginTableId,
       };
-      if (dexIndex > 0) Object.assign(entry, { onlyIsolated: true, marginMode: perp.marginMode, growthMode: 'enabled', lastGrowthModeChangeTime: GROWTH_MODE_CHANGED });
+      if (dexIndex > 0)
+        Object.assign(entry, { onlyIsolated: true, marginMode: perp.marginMode, growthMode: 'enabled', lastGrowthModeChangeTime: GROWTH_MODE_CHANGED });
       if (perp.isDelisted) entry.isDelisted = true;
       return entry;
     });
@@ -41,10 +45,22 @@ export class MarketMeta {
 
   spotMeta(): object {
     return {
-      universe: this.catalog.spotPairs.map((pair) => ({ tokens: [pair.token, 0], name: pair.coin, index: pair.assetIndex, isCanonical: pair.assetIndex === 0 })),
+      universe: this.catalog.spotPairs.map((pair) => ({
+        tokens: [pair.token, 0],
+        name: pair.coin,
+        index: pair.assetIndex,
+        isCanonical: pair.assetIndex === 0,
+      })),
       tokens: SPOT_TOKENS.map((token, index) => ({
-        name: token.name, szDecimals: token.szDecimals, weiDecimals: token.weiDecimals, index, tokenId: token.tokenId,
-        isCanonical: token.isCanonical, evmContract: token.evmContract, fullName: token.fullName, deployerTradingFeeShare: token.deployerTradingFeeShare,
+        name: token.name,
+        szDecimals: token.szDecimals,
+        weiDecimals: token.weiDecimals,
+        index,
+        tokenId: token.tokenId,
+        isCanonical: token.isCanonical,
+        evmContract: token.evmContract,
+        fullName: token.fullName,
+        deployerTradingFeeShare: token.deployerTradingFeeShare,
       })),
     };
   }
@@ -85,9 +101,8 @@ export class MarketMeta {
 
   /** Native mids hold listed perps, spot pairs and outcome sides; a HIP-3 dex's mids hold its `dex:SYM` perps. Keys sorted. */
   allMids(dexIndex: number, t: number): Record<string, string> {
-    const instruments: Instrument[] = dexIndex === 0
-      ? [...this.catalog.perpsByDex[0], ...this.catalog.spotPairs, ...this.catalog.outcomeSides]
-      : this.catalog.perpsByDex[dexIndex];
+    const instruments: Instrument[] =
+      dexIndex === 0 ? [...this.catalog.perpsByDex[0], ...this.catalog.spotPairs, ...this.catalog.outcomeSides] : this.catalog.perpsByDex[dexIndex];
     const step = this.prices.pricesAtStep(this.prices.step(t));
     const entries = instruments
       .filter((instrument) => !instrument.perp?.isDelisted)
@@ -102,7 +117,18 @@ export class MarketMeta {
     const mark = this.prices.pricesAtStep(this.prices.step(t))[instrument.id];
     const prevDay = this.prices.pxAt(instrument, t - DAY_MS);
     if (instrument.perp?.isDelisted) {
-      return { funding: '0.0', openInterest: '0.0', prevDayPx: px(prevDay), dayNtlVlm: '0.0', premium: null, oraclePx: px(mark * 0.998), markPx: px(mark), midPx: null, impactPxs: null, dayBaseVlm: '0.0' };
+      return {
+        funding: '0.0',
+        openInterest: '0.0',
+        prevDayPx: px(prevDay),
+        dayNtlVlm: '0.0',
+        premium: null,
+        oraclePx: px(mark * 0.998),
+        markPx: px(mark),
+        midPx: null,
+        impactPxs: null,
+        dayBaseVlm: '0.0',
+      };
     }
     const oracle = mark * (1 + 0.0004 * this.prices.jitter(instrument, t, 0x0c));
     const mid = mark * (1 + 0.0001 * this.prices.jitter(instrument, t, 0x3d));

@@ -74,24 +74,51 @@ export function buildCatalog(seed: number): Catalog {
     dex.perps.map((perp, assetIndex) => {
       const { index, tracking } = underlyingFor(perp.name, perp.basePx, perp.vol, perp.tracks);
       return add({
-        coin: perp.name, kind: 'perp', dexIndex, assetIndex, szDecimals: perp.szDecimals, spotPx: false,
-        maxLeverage: perp.maxLeverage, popularity: perp.popularity, underlying: index, tracking, perp,
+        coin: perp.name,
+        kind: 'perp',
+        dexIndex,
+        assetIndex,
+        szDecimals: perp.szDecimals,
+        spotPx: false,
+        maxLeverage: perp.maxLeverage,
+        popularity: perp.popularity,
+        underlying: index,
+        tracking,
+        perp,
       });
     }),
   );
   const spotPairs = SPOT_TOKENS.slice(1).map((token, pairIndex) => {
     const { index, tracking } = underlyingFor(`spot:${token.name}`, token.basePx, token.vol, token.tracks);
     return add({
-      coin: pairIndex === 0 ? `${token.name}/USDC` : `@${pairIndex}`, kind: 'spot', dexIndex: -1, assetIndex: pairIndex,
-      szDecimals: token.szDecimals, spotPx: true, maxLeverage: 1, popularity: token.holderShare * 10, underlying: index,
-      tracking, token: pairIndex + 1,
+      coin: pairIndex === 0 ? `${token.name}/USDC` : `@${pairIndex}`,
+      kind: 'spot',
+      dexIndex: -1,
+      assetIndex: pairIndex,
+      szDecimals: token.szDecimals,
+      spotPx: true,
+      maxLeverage: 1,
+      popularity: token.holderShare * 10,
+      underlying: index,
+      tracking,
+      token: pairIndex + 1,
     });
   });
   const outcomeSides = OUTCOMES.flatMap((_, outcome) =>
     OUTCOME_SIDE_NAMES.map((__, side) =>
       add({
-        coin: `#${outcomeEncoding(outcome, side)}`, kind: 'outcome', dexIndex: -1, assetIndex: outcomeEncoding(outcome, side),
-        szDecimals: 0, spotPx: true, maxLeverage: 1, popularity: 1, underlying: -1, tracking: false, outcome, side,
+        coin: `#${outcomeEncoding(outcome, side)}`,
+        kind: 'outcome',
+        dexIndex: -1,
+        assetIndex: outcomeEncoding(outcome, side),
+        szDecimals: 0,
+        spotPx: true,
+        maxLeverage: 1,
+        popularity: 1,
+        underlying: -1,
+        tracking: false,
+        outcome,
+        side,
       }),
     ),
   );

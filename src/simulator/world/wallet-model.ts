@@ -166,16 +166,36 @@ export function generateWallet(catalog: Catalog, seed: number, walletCount: numb
   const ageDays = 30 + rng() * 700;
   const displayName = isVault ? VAULT_NAMES[index - walletCount] : rng() < 0.03 ? `trader${(walletSeed >>> 12).toString(36)}` : null;
   return {
-    index, isVault, equity, crossRatio: 0.3 + rng() * 0.9, freeCash: equity * rng() * 0.1,
-    perps, outcome, spot, skill, turnover, ageDays, displayName,
+    index,
+    isVault,
+    equity,
+    crossRatio: 0.3 + rng() * 0.9,
+    freeCash: equity * rng() * 0.1,
+    perps,
+    outcome,
+    spot,
+    skill,
+    turnover,
+    ageDays,
+    displayName,
   };
 }
 
 /** An address the exchange has never seen: no positions, no balances. */
 export function emptyWallet(index: number): WalletProfile {
   return {
-    index, isVault: false, equity: 0, crossRatio: 0, freeCash: 0, perps: [], outcome: null, spot: [],
-    skill: 0, turnover: 0, ageDays: 0, displayName: null,
+    index,
+    isVault: false,
+    equity: 0,
+    crossRatio: 0,
+    freeCash: 0,
+    perps: [],
+    outcome: null,
+    spot: [],
+    skill: 0,
+    turnover: 0,
+    ageDays: 0,
+    displayName: null,
   };
 }
 

@@ -43,9 +43,7 @@ export class PlatformSpine1763700000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
     await queryRunner.query(`CREATE INDEX credit_transactions_account_created_idx ON credit_transactions (account_id, id)`);
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX credit_transactions_reference_uq ON credit_transactions (type, reference_type, reference_id)`,
-    );
+    await queryRunner.query(`CREATE UNIQUE INDEX credit_transactions_reference_uq ON credit_transactions (type, reference_type, reference_id)`);
     await queryRunner.query(`
       CREATE TABLE usage_counters (
         account_id uuid NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,

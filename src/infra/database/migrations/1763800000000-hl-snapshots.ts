@@ -2,9 +2,18 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 // One rank column per leaderboard sort value (contract 4.1), frozen here as migrations must be.
 const LEADERBOARD_RANKS = [
-  'rank_pnl_day', 'rank_pnl_week', 'rank_pnl_month', 'rank_pnl_all_time',
-  'rank_roi_day', 'rank_roi_week', 'rank_roi_month', 'rank_roi_all_time',
-  'rank_vlm_day', 'rank_vlm_week', 'rank_vlm_month', 'rank_vlm_all_time',
+  'rank_pnl_day',
+  'rank_pnl_week',
+  'rank_pnl_month',
+  'rank_pnl_all_time',
+  'rank_roi_day',
+  'rank_roi_week',
+  'rank_roi_month',
+  'rank_roi_all_time',
+  'rank_vlm_day',
+  'rank_vlm_week',
+  'rank_vlm_month',
+  'rank_vlm_all_time',
   'rank_account_value',
 ];
 
@@ -263,9 +272,23 @@ export class HlSnapshots1763800000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     for (const table of [
-      'job_runs', 'hl_leaderboard', 'hl_trending', 'hl_smart_traders', 'hl_spot_holders', 'hl_perp_holders',
-      'hl_snapshot_coins', 'hl_current_snapshots', 'hl_snapshots', 'hl_fills', 'hl_trades', 'hl_spot_balances',
-      'hl_positions', 'hl_mid_samples', 'hl_mids', 'hl_markets', 'hl_addresses',
+      'job_runs',
+      'hl_leaderboard',
+      'hl_trending',
+      'hl_smart_traders',
+      'hl_spot_holders',
+      'hl_perp_holders',
+      'hl_snapshot_coins',
+      'hl_current_snapshots',
+      'hl_snapshots',
+      'hl_fills',
+      'hl_trades',
+      'hl_spot_balances',
+      'hl_positions',
+      'hl_mid_samples',
+      'hl_mids',
+      'hl_markets',
+      'hl_addresses',
     ]) {
       await q.query(`DROP TABLE IF EXISTS ${table} CASCADE`);
     }

@@ -77,7 +77,7 @@ export class PerpHolderDto {
   @ApiProperty({ type: 'string', nullable: true, example: '82000', description: 'null when the position cannot be liquidated' })
   liquidationPrice: string | null;
 
-  @ApiProperty({ example: '96666.6', description: 'Price the snapshot valued the position at: the coin\'s mid, else its mark when no mid is known' })
+  @ApiProperty({ example: '96666.6', description: "Price the snapshot valued the position at: the coin's mid, else its mark when no mid is known" })
   markPrice: string;
 
   @ApiProperty({ type: 'string', nullable: true, example: '-120.5', description: 'Cumulative funding since open; null when the exchange reports none' })

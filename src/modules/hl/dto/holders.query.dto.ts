@@ -4,7 +4,8 @@ import { AddressParam, EnumParam, OrderParam } from '../../../common/validation/
 import { HOLDERS_LIMIT, PERP_HOLDER_SORTS, PerpHolderSort } from '../hl-params';
 import { CoinParam } from './hl-query.fields';
 
-const WITH_ADDRESS = 'With `address`, page and limit do not apply: the response holds that wallet\'s row (if any), total is the row count and nextCursor is null; `cursor` cannot be combined with it.';
+const WITH_ADDRESS =
+  "With `address`, page and limit do not apply: the response holds that wallet's row (if any), total is the row count and nextCursor is null; `cursor` cannot be combined with it.";
 
 export class SpotHoldersQueryDto extends CursorPageQuery(HOLDERS_LIMIT) {
   @CoinParam('Spot token symbol.', 'HYPE')

@@ -31,7 +31,8 @@ export class Hip4SmartTraderQueryDto extends PageQuery(SMART_TRADER_LIMIT) {
     min: 0,
     required: true,
     example: 0,
-    description: 'Prediction outcome id: an integer >= 0 in decimal digits, listed by the exchange. An unlisted one is 400 VALIDATION_ERROR naming `outcomeId`.',
+    description:
+      'Prediction outcome id: an integer >= 0 in decimal digits, listed by the exchange. An unlisted one is 400 VALIDATION_ERROR naming `outcomeId`.',
   })
   outcomeId: number;
 

@@ -61,7 +61,7 @@ export class TrendingDto {
   @ApiProperty({
     type: 'integer',
     example: 18234,
-    description: 'Id of the market snapshot served: increases with every published snapshot (this service\'s snapshot sequence, not a chain block height)',
+    description: "Id of the market snapshot served: increases with every published snapshot (this service's snapshot sequence, not a chain block height)",
   })
   snapshot_height: number;
 

@@ -6,6 +6,10 @@ export class TrendingQueryDto extends PageQuery(TRENDING_LIMIT) {
   @EnumParam(TRENDING_PERIODS, '1h', 'Window the activity is measured over.')
   period: TrendingPeriod = '1h';
 
-  @EnumParam(TRENDING_MARKETS, 'all', '`all` (default) returns both `spot` and `perp` lists; otherwise only the chosen one. `page` and `limit` apply to each list.')
+  @EnumParam(
+    TRENDING_MARKETS,
+    'all',
+    '`all` (default) returns both `spot` and `perp` lists; otherwise only the chosen one. `page` and `limit` apply to each list.',
+  )
   market: TrendingMarket = 'all';
 }

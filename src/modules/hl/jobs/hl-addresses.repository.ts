@@ -16,7 +16,14 @@ export class HlAddressesRepository {
    * Adds addresses or merges what is known of them. `accountValues` replaces an address's value only where
    * it holds one; `lastTradeAt` (ms) records when an address was last seen trading.
    */
-  async upsertAddresses({ addresses, source, accountValues, tags, wantsFills, lastTradeAt }: {
+  async upsertAddresses({
+    addresses,
+    source,
+    accountValues,
+    tags,
+    wantsFills,
+    lastTradeAt,
+  }: {
     addresses: string[];
     source: AddressSource;
     accountValues?: Map<string, string>;
@@ -36,7 +43,10 @@ export class HlAddressesRepository {
     // whether the known value is replaced is decided per statement, and the two kinds go in separate ones.
     const valued = addresses.filter((address) => accountValues?.has(address));
     const unvalued = addresses.filter((address) => !accountValues?.has(address));
-    for (const [group, replacesValue] of [[valued, true], [unvalued, false]] as const) {
+    for (const [group, replacesValue] of [
+      [valued, true],
+      [unvalued, false],
+    ] as const) {
       if (group.length === 0) continue;
       // In address order, the order saveAccountStates locks them in, so the two never deadlock.
       const rows = [...group].sort().map((address) => ({
@@ -89,7 +99,10 @@ export class HlAddressesRepository {
    * full read rather than the last read: trades are noticed minutes late, so one made before a partial read
    * may be recorded after it, and a failed read must not use up the trade either.
    */
-  async dueAddresses({ limit, fullReadIntervalMs }: {
+  async dueAddresses({
+    limit,
+    fullReadIntervalMs,
+  }: {
     limit: number;
     fullReadIntervalMs: number;
   }): Promise<Array<{ address: string; accountValue: string; fullReadDue: boolean }>> {
@@ -122,7 +135,22 @@ export class HlAddressesRepository {
            FROM jsonb_to_recordset($1::jsonb) AS r(address text, fill_key text, coin text, time_ms bigint, px numeric, sz numeric,
                 side text, dir text, closed_pnl numeric, fee numeric)
          ON CONFLICT (address, fill_key) DO NOTHING`,
-        [JSON.stringify(fills.map((f) => ({ address: f.address, fill_key: f.fillKey, coin: f.coin, time_ms: f.timeMs, px: f.px, sz: f.sz, side: f.side, dir: f.dir, closed_pnl: f.closedPnl, fee: f.fee })))],
+        [
+          JSON.stringify(
+            fills.map((f) => ({
+              address: f.address,
+              fill_key: f.fillKey,
+              coin: f.coin,
+              time_ms: f.timeMs,
+              px: f.px,
+              sz: f.sz,
+              side: f.side,
+              dir: f.dir,
+              closed_pnl: f.closedPnl,
+              fee: f.fee,
+            })),
+          ),
+        ],
       );
     }
     await this.db.query(`UPDATE hl_addresses SET fills_polled_until = $2 WHERE address = $1`, [address, polledUntil]);

@@ -154,7 +154,15 @@ export class HlStateRepository {
    * the others stay as they were. Any other address was read on every dex, and all its positions are replaced
    * (so a delisted dex's positions go too). Spot is read every time and always replaced.
    */
-  async saveAccountStates({ addresses, positions, balances, accountValues, errors, partialReads, baseIntervalMs }: {
+  async saveAccountStates({
+    addresses,
+    positions,
+    balances,
+    accountValues,
+    errors,
+    partialReads,
+    baseIntervalMs,
+  }: {
     addresses: string[];
     positions: PositionRow[];
     balances: SpotBalanceRow[];
@@ -215,12 +223,14 @@ export class HlStateRepository {
          FROM jsonb_to_recordset($1::jsonb) AS v(address text, account_value numeric, error text, full_read boolean)
          WHERE a.address = v.address`,
         [
-          JSON.stringify(addresses.map((address) => ({
-            address,
-            account_value: accountValues.get(address) ?? null,
-            error: errors.get(address) ?? null,
-            full_read: !errors.has(address) && !partialReads.has(address),
-          }))),
+          JSON.stringify(
+            addresses.map((address) => ({
+              address,
+              account_value: accountValues.get(address) ?? null,
+              error: errors.get(address) ?? null,
+              full_read: !errors.has(address) && !partialReads.has(address),
+            })),
+          ),
           baseIntervalMs,
         ],
       );
@@ -236,13 +246,15 @@ export class HlStateRepository {
            FROM jsonb_to_recordset($1::jsonb) AS r(coin text, tid bigint, time_ms bigint, px numeric, sz numeric, side text, buyer text, seller text)
          ON CONFLICT (coin, tid) DO NOTHING RETURNING 1)
        SELECT count(*)::int AS n FROM ins`,
-      [JSON.stringify(trades.map((t) => ({ coin: t.coin, tid: t.tid, time_ms: t.timeMs, px: t.px, sz: t.sz, side: t.side, buyer: t.buyer, seller: t.seller })))],
+      [
+        JSON.stringify(
+          trades.map((t) => ({ coin: t.coin, tid: t.tid, time_ms: t.timeMs, px: t.px, sz: t.sz, side: t.side, buyer: t.buyer, seller: t.seller })),
+        ),
+      ],
     );
     await this.db.query(`DELETE FROM hl_trades WHERE time < now() - interval '49 hours'`);
     return rows[0].n;
   }
-
-
 
   async listMarkets(): Promise<MarketRow[]> {
     const rows: Array<Record<string, unknown>> = await this.db.query(`SELECT * FROM hl_markets ORDER BY market, coin`);
@@ -268,16 +280,37 @@ export class HlStateRepository {
 
 function snakeMarket(m: MarketRow) {
   return {
-    market: m.market, coin: m.coin, dex: m.dex, upstream_coin: m.upstreamCoin, mark_px: m.markPx, mid_px: m.midPx,
-    prev_day_px: m.prevDayPx, open_interest: m.openInterest, circulating_supply: m.circulatingSupply, day_ntl_vlm: m.dayNtlVlm,
-    sz_decimals: m.szDecimals, max_leverage: m.maxLeverage, outcome_id: m.outcomeId, outcome_side: m.outcomeSide, outcome_name: m.outcomeName,
+    market: m.market,
+    coin: m.coin,
+    dex: m.dex,
+    upstream_coin: m.upstreamCoin,
+    mark_px: m.markPx,
+    mid_px: m.midPx,
+    prev_day_px: m.prevDayPx,
+    open_interest: m.openInterest,
+    circulating_supply: m.circulatingSupply,
+    day_ntl_vlm: m.dayNtlVlm,
+    sz_decimals: m.szDecimals,
+    max_leverage: m.maxLeverage,
+    outcome_id: m.outcomeId,
+    outcome_side: m.outcomeSide,
+    outcome_name: m.outcomeName,
   };
 }
 
 function snakePosition(p: PositionRow) {
   return {
-    address: p.address, coin: p.coin, dex: p.dex, szi: p.szi, entry_px: p.entryPx, leverage_type: p.leverageType, leverage: p.leverage,
-    position_value: p.positionValue, unrealized_pnl: p.unrealizedPnl, margin_used: p.marginUsed, liquidation_px: p.liquidationPx,
+    address: p.address,
+    coin: p.coin,
+    dex: p.dex,
+    szi: p.szi,
+    entry_px: p.entryPx,
+    leverage_type: p.leverageType,
+    leverage: p.leverage,
+    position_value: p.positionValue,
+    unrealized_pnl: p.unrealizedPnl,
+    margin_used: p.marginUsed,
+    liquidation_px: p.liquidationPx,
     cum_funding: p.cumFunding,
   };
 }

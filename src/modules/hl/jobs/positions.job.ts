@@ -78,7 +78,13 @@ export class PositionsJob {
         const spot = await this.client.spotClearinghouseState(address);
         for (const { dex, s } of perps) positions.push(...toPositionRows(address, dex, s));
         balances.push(...toBalanceRows(address, spot));
-        accountValues.set(address, accountValue(perps.map((p) => p.s), spot));
+        accountValues.set(
+          address,
+          accountValue(
+            perps.map((p) => p.s),
+            spot,
+          ),
+        );
         onRead?.(accountValues.size + errors.size);
       },
       {

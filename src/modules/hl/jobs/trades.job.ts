@@ -72,7 +72,13 @@ function tradeTargets(markets: MarketRow[]): MarketRow[] {
   return [
     ...perps.filter((m) => m.dex !== ''),
     ...markets.filter((m) => m.market === 'hip4'),
-    ...perps.filter((m) => m.dex === '').sort(byVolume).slice(0, TOP_NATIVE_PERPS),
-    ...markets.filter((m) => m.market === 'spot' && m.upstreamCoin !== m.coin).sort(byVolume).slice(0, TOP_SPOT),
+    ...perps
+      .filter((m) => m.dex === '')
+      .sort(byVolume)
+      .slice(0, TOP_NATIVE_PERPS),
+    ...markets
+      .filter((m) => m.market === 'spot' && m.upstreamCoin !== m.coin)
+      .sort(byVolume)
+      .slice(0, TOP_SPOT),
   ];
 }

@@ -8,9 +8,18 @@ const CHUNK = 5000;
 
 /** rank column -> the value it ranks, descending, ties broken by address descending. */
 const RANKS: Array<[string, string]> = [
-  ['rank_pnl_day', 'pnl_day'], ['rank_pnl_week', 'pnl_week'], ['rank_pnl_month', 'pnl_month'], ['rank_pnl_all_time', 'pnl_all_time'],
-  ['rank_roi_day', 'roi_day'], ['rank_roi_week', 'roi_week'], ['rank_roi_month', 'roi_month'], ['rank_roi_all_time', 'roi_all_time'],
-  ['rank_vlm_day', 'vlm_day'], ['rank_vlm_week', 'vlm_week'], ['rank_vlm_month', 'vlm_month'], ['rank_vlm_all_time', 'vlm_all_time'],
+  ['rank_pnl_day', 'pnl_day'],
+  ['rank_pnl_week', 'pnl_week'],
+  ['rank_pnl_month', 'pnl_month'],
+  ['rank_pnl_all_time', 'pnl_all_time'],
+  ['rank_roi_day', 'roi_day'],
+  ['rank_roi_week', 'roi_week'],
+  ['rank_roi_month', 'roi_month'],
+  ['rank_roi_all_time', 'roi_all_time'],
+  ['rank_vlm_day', 'vlm_day'],
+  ['rank_vlm_week', 'vlm_week'],
+  ['rank_vlm_month', 'vlm_month'],
+  ['rank_vlm_all_time', 'vlm_all_time'],
   ['rank_account_value', 'account_value'],
 ];
 
@@ -53,9 +62,17 @@ function flatten(row: LeaderboardRow) {
   return {
     address: row.ethAddress,
     account_value: row.accountValue,
-    pnl_day: w.day.pnl, roi_day: w.day.roi, vlm_day: w.day.vlm,
-    pnl_week: w.week.pnl, roi_week: w.week.roi, vlm_week: w.week.vlm,
-    pnl_month: w.month.pnl, roi_month: w.month.roi, vlm_month: w.month.vlm,
-    pnl_all_time: w.allTime.pnl, roi_all_time: w.allTime.roi, vlm_all_time: w.allTime.vlm,
+    pnl_day: w.day.pnl,
+    roi_day: w.day.roi,
+    vlm_day: w.day.vlm,
+    pnl_week: w.week.pnl,
+    roi_week: w.week.roi,
+    vlm_week: w.week.vlm,
+    pnl_month: w.month.pnl,
+    roi_month: w.month.roi,
+    vlm_month: w.month.vlm,
+    pnl_all_time: w.allTime.pnl,
+    roi_all_time: w.allTime.roi,
+    vlm_all_time: w.allTime.vlm,
   };
 }

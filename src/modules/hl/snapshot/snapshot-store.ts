@@ -23,10 +23,10 @@ export class SnapshotStore {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async begin(kind: SnapshotKind, snapshotTime: Date): Promise<number> {
-    const [{ id }] = await this.db.query(
-      `INSERT INTO hl_snapshots (kind, status, snapshot_time) VALUES ($1, 'building', $2) RETURNING id`,
-      [kind, snapshotTime],
-    );
+    const [{ id }] = await this.db.query(`INSERT INTO hl_snapshots (kind, status, snapshot_time) VALUES ($1, 'building', $2) RETURNING id`, [
+      kind,
+      snapshotTime,
+    ]);
     const snapshotId = Number(id);
     for (const table of SNAPSHOT_KINDS[kind]) {
       const partition = partitionName(table, snapshotId);
@@ -51,10 +51,11 @@ export class SnapshotStore {
       for (const table of SNAPSHOT_KINDS[kind]) {
         await manager.query(`ALTER TABLE ${table} ATTACH PARTITION ${partitionName(table, snapshotId)} FOR VALUES IN (${snapshotId})`);
       }
-      await manager.query(
-        `UPDATE hl_snapshots SET status = 'published', published_at = now(), rows = $2, coverage = $3 WHERE id = $1`,
-        [snapshotId, rows, coverage === undefined ? null : JSON.stringify(coverage)],
-      );
+      await manager.query(`UPDATE hl_snapshots SET status = 'published', published_at = now(), rows = $2, coverage = $3 WHERE id = $1`, [
+        snapshotId,
+        rows,
+        coverage === undefined ? null : JSON.stringify(coverage),
+      ]);
       await manager.query(
         `INSERT INTO hl_current_snapshots (kind, snapshot_id) VALUES ($1, $2)
          ON CONFLICT (kind) DO UPDATE SET snapshot_id = EXCLUDED.snapshot_id
@@ -101,10 +102,7 @@ export class SnapshotStore {
    */
   private async dropPartition(table: SnapshotTable, snapshotId: number): Promise<void> {
     const partition = partitionName(table, snapshotId);
-    const [{ attached }] = await this.db.query(
-      `SELECT EXISTS (SELECT 1 FROM pg_inherits WHERE inhrelid = to_regclass($1)) AS attached`,
-      [partition],
-    );
+    const [{ attached }] = await this.db.query(`SELECT EXISTS (SELECT 1 FROM pg_inherits WHERE inhrelid = to_regclass($1)) AS attached`, [partition]);
     if (attached) {
       await this.db
         .query(`ALTER TABLE ${table} DETACH PARTITION ${partition} CONCURRENTLY`)
@@ -115,10 +113,9 @@ export class SnapshotStore {
 
   /** The column lists of the partitioned parent's indexes, read from the catalog (one source: the migration). */
   private async parentIndexColumns(table: SnapshotTable): Promise<string[]> {
-    const rows: Array<{ def: string }> = await this.db.query(
-      `SELECT pg_get_indexdef(i.indexrelid) AS def FROM pg_index i WHERE i.indrelid = $1::regclass`,
-      [table],
-    );
+    const rows: Array<{ def: string }> = await this.db.query(`SELECT pg_get_indexdef(i.indexrelid) AS def FROM pg_index i WHERE i.indrelid = $1::regclass`, [
+      table,
+    ]);
     return rows.map((r) => /\((.*)\)\s*$/.exec(r.def)![1]);
   }
 }
