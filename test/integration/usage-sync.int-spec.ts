@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { ApiCaller } from '../../src/modules/account/api-caller';
@@ -167,6 +168,61 @@ describe.each([
     await sync.sync();
     expect(await durable(accountId)).toEqual({ 'hl.perp.holders': holders(4), 'usage.list': usageList(1) });
     expect(await read()).toEqual({ 'hl.perp.holders': holders(4), 'usage.list': usageList(1) });
+    expect(await kv.hgetall(UsageMeterKeys.syncing)).toEqual({});
+  });
+
+  it('adds a claim listed twice in one add once', async () => {
+    const accountId = await newAccount();
+    const sut = new UsageRepository(db);
+    const claim: UsageClaim = {
+      accountId,
+      period: 0,
+      batchId: randomUUID(),
+      prevBatchId: null,
+      counts: [{ accountId, period: 0, endpoint: 'usage.list', calls: 3, creditsMicro: '0' }],
+    };
+    const next: UsageClaim = { ...claim, batchId: randomUUID(), prevBatchId: claim.batchId };
+
+    expect(await sut.add([claim, claim])).toEqual([]);
+    expect(await sut.add([next, next])).toEqual([]);
+
+    expect(await durable(accountId)).toEqual({ 'usage.list': { calls: 6, creditsMicro: 0 } });
+  });
+
+  it('adds a delta once when a claim handed over by another replica turns out stale and the live delta moves in the same run', async () => {
+    const accountId = await newAccount();
+    const calls = (r: ReturnType<typeof replica>, n: number) => {
+      for (let i = 0; i < n; i++) r.meter.count(accountId, 0, 'hl.perp.holders', 2_000_000);
+      return r.meter.flush();
+    };
+    const other = replica(kv, new UsageRepository(db));
+    await calls(other, 1);
+    await other.sync.sync();
+    // A replica claims the next delta and dies before adding it: the claim stays in flight.
+    const dying = replica(kv, new CrashingUsageRepository(db, () => 0, 1));
+    await calls(dying, 2);
+    await dying.sync.sync();
+    // This replica picks up that claim; while it is on its way to PostgreSQL, another replica adds it,
+    // moves a newer delta after it, and a third delta is counted.
+    let held = true;
+    const slow = new (class extends UsageRepository {
+      override async add(claims: UsageClaim[]): Promise<string[]> {
+        if (held) {
+          held = false;
+          await other.sync.sync();
+          await calls(other, 4);
+          await other.sync.sync();
+          await calls(other, 8);
+        }
+        return super.add(claims);
+      }
+    })(db);
+    const { sync } = replica(kv, slow);
+
+    // Its add finds the handed-over claim stale, then its second pass moves the third delta.
+    await sync.sync();
+
+    expect(await durable(accountId)).toEqual({ 'hl.perp.holders': { calls: 15, creditsMicro: 30_000_000 } });
     expect(await kv.hgetall(UsageMeterKeys.syncing)).toEqual({});
   });
 

@@ -99,20 +99,22 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
    * live delta too.
    */
   private async move(members: string[], pass = 1): Promise<void> {
-    const meters = members.map(meterOfMember).filter((m): m is UsageMeterId => m !== undefined);
+    // Each meter once: named twice, the claim script would hand its one claim back twice.
+    const meters = [...new Set(members)].map(meterOfMember).filter((m): m is UsageMeterId => m !== undefined);
     if (meters.length === 0) return;
     const batchIds = meters.map(() => randomUUID());
     const replies = await this.kv.run(CLAIM_SCRIPT, meterKeys(meters), [...meters.flatMap((m, i) => [m.member, batchIds[i]]), USAGE_KEY_TTL_MS]);
 
     const claims: Array<UsageClaim & { meter: UsageMeterId }> = [];
-    const again: string[] = [];
+    // A set: a claim handed back (another run's) may also turn out stranded, and is still one meter to move again.
+    const again = new Set<string>();
     meters.forEach((meter, i) => {
       if (replies[i].length === 0) return;
       const hash = hashOfReply(replies[i]);
       const { accountId, period } = meter;
       const counts = decodeUsageHash(accountId, period, hash);
       claims.push({ meter, accountId, period, batchId: hash[CLAIM_BATCH], prevBatchId: hash[CLAIM_PREV] || null, counts });
-      if (hash[CLAIM_BATCH] !== batchIds[i]) again.push(meter.member);
+      if (hash[CLAIM_BATCH] !== batchIds[i]) again.add(meter.member);
     });
     if (claims.length === 0) return;
     const orphans = new Set(await this.usage.add(claims));
@@ -125,12 +127,12 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
         stranded.map((c) => c.batchId),
       );
       if (rerooted > 0) this.logger.warn(`${rerooted} usage deltas did not follow the last batch PostgreSQL added; adding them by their own id`);
-      again.push(...stranded.map((c) => c.meter.member));
+      for (const c of stranded) again.add(c.meter.member);
     }
     if (added.length > 0) {
       await this.kv.run(FINALIZE_SCRIPT, meterKeys(added.map((c) => c.meter)), [...added.flatMap((c) => [c.meter.member, c.batchId]), USAGE_KEY_TTL_MS]);
     }
-    if (again.length > 0 && pass === 1) await this.move(again, 2);
+    if (again.size > 0 && pass === 1) await this.move([...again], 2);
   }
 }
 

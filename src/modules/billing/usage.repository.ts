@@ -29,16 +29,18 @@ export class UsageRepository {
    * together). A claim with a predecessor is added only if the meter's last batch is that predecessor
    * (then its own id becomes the last): a retry finds its own id there instead, and a stale retry finds a
    * later one, so neither adds again; a concurrent retry waits on the meter's row and then sees the new
-   * id. A claim without a predecessor is added if its id is new to usage_sync_roots. A claim for an
-   * account that no longer exists is dropped. Rows go in key order so two replicas adding overlapping
-   * claims lock rows in the same order.
+   * id. A claim without a predecessor is added if its id is new to usage_sync_roots. A claim listed twice
+   * is added once. A claim for an account that no longer exists is dropped. Rows go in key order so two
+   * replicas adding overlapping claims lock rows in the same order.
    *
    * Returns the batch ids of claims that were not added although the meter's last batch (as the statement
    * found it) is neither their predecessor nor themselves: claims that nothing will ever add, unless sent
    * again without a predecessor (see REROOT_SCRIPT), or stale retries, which the KV store tells apart.
    */
-  async add(claims: UsageClaim[]): Promise<string[]> {
-    if (claims.length === 0) return [];
+  async add(listed: UsageClaim[]): Promise<string[]> {
+    if (listed.length === 0) return [];
+    // The statement sums the counts of every listing of a batch it adds, so each batch goes in once.
+    const claims = [...new Map(listed.map((c) => [c.batchId, c])).values()];
     const meters = JSON.stringify(claims.map((c) => ({ account_id: c.accountId, period: c.period, batch_id: c.batchId, prev_batch_id: c.prevBatchId })));
     const counts = JSON.stringify(
       claims.flatMap((c) =>
