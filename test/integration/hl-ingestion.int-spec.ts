@@ -1,11 +1,6 @@
 import { ConfigService } from '@nestjs/config';
-import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../src/config/app.config';
-import { ENTITIES } from '../../src/app-entities';
-import { buildDataSourceOptions } from '../../src/infra/database/data-source';
-import { runMigrationsLocked } from '../../src/infra/database/run-migrations';
 import { JobRunsRepository } from '../../src/jobs/job-runs.repository';
 import { HyperliquidInfoClient } from '../../src/providers/hyperliquid/hyperliquid-info.client';
 import { ClearinghouseState } from '../../src/providers/hyperliquid/hyperliquid.types';
@@ -16,7 +11,7 @@ import { SnapshotJob } from '../../src/modules/hl/jobs/snapshot.job';
 import { MarketSnapshotBuilder } from '../../src/modules/hl/snapshot/market-snapshot.builder';
 import { partitionName } from '../../src/modules/hl/snapshot/snapshot-tables';
 import { SnapshotStore } from '../../src/modules/hl/snapshot/snapshot-store';
-import { TEST_DATABASE_URL, testConfig } from '../support/test-env';
+import { openTestDbInOwnSchema } from '../support/test-db';
 
 const WHALE = '0x' + 'a'.repeat(40);
 const MINNOW = '0x' + 'b'.repeat(40);
@@ -30,25 +25,16 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
  * end) so these tests can empty tables without touching what other suites keep in the shared database.
  */
 describe('Hyperliquid ingestion on PostgreSQL', () => {
-  const schema = `hl_ingest_${randomUUID().slice(0, 8)}`;
+  let drop: () => Promise<void>;
   let db: DataSource;
   let addresses: HlAddressesRepository;
 
   beforeAll(async () => {
-    const admin = new Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const options = buildDataSourceOptions(testConfig(), ENTITIES);
-    db = await new DataSource({ ...options, extra: { max: 4, options: `-c search_path=${schema}` } } as DataSourceOptions).initialize();
-    await runMigrationsLocked(db);
+    ({ db, drop } = await openTestDbInOwnSchema('hl_ingest', 4));
     addresses = new HlAddressesRepository(db);
   });
 
-  afterAll(async () => {
-    await db.query(`DROP SCHEMA ${schema} CASCADE`);
-    await db.destroy();
-  });
+  afterAll(() => drop());
 
   beforeEach(async () => {
     await db.query(

@@ -1,18 +1,13 @@
 import { ConfigService } from '@nestjs/config';
-import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
-import { DataSource, DataSourceOptions } from 'typeorm';
-import { ENTITIES } from '../../src/app-entities';
+import { DataSource } from 'typeorm';
 import { AppConfig, loadAppConfig } from '../../src/config/app.config';
-import { buildDataSourceOptions } from '../../src/infra/database/data-source';
-import { runMigrationsLocked } from '../../src/infra/database/run-migrations';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { JobRunsPruneJob } from '../../src/jobs/housekeeping/job-runs-prune.job';
 import { JobRegistry } from '../../src/jobs/job-registry';
 import { JobRunner } from '../../src/jobs/job-runner';
 import { JobRunsRepository } from '../../src/jobs/job-runs.repository';
 import { JobsModule } from '../../src/jobs/jobs.module';
-import { TEST_DATABASE_URL, testConfig } from '../support/test-env';
+import { openTestDbInOwnSchema } from '../support/test-db';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -22,23 +17,14 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
  * of its own (the job deletes rows: other suites' run records stay out of its reach).
  */
 describe('housekeeping.job-runs', () => {
-  const schema = `job_runs_prune_${randomUUID().slice(0, 8)}`;
+  let drop: () => Promise<void>;
   let db: DataSource;
 
   beforeAll(async () => {
-    const admin = new Client({ connectionString: TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const options = buildDataSourceOptions(testConfig(), ENTITIES);
-    db = await new DataSource({ ...options, extra: { max: 2, options: `-c search_path=${schema}` } } as DataSourceOptions).initialize();
-    await runMigrationsLocked(db);
+    ({ db, drop } = await openTestDbInOwnSchema('job_runs_prune', 2));
   });
 
-  afterAll(async () => {
-    await db.query(`DROP SCHEMA ${schema} CASCADE`);
-    await db.destroy();
-  });
+  afterAll(() => drop());
 
   async function insertRun(name: string, ageMs: number): Promise<void> {
     await db.query(
