@@ -213,6 +213,15 @@ describe('loadAppConfig: logs and metrics', () => {
     expect(loadAppConfig({ LOG_REQUEST_CONTEXT: 'false' }).logRequestContext).toBe(false);
   });
 
+  it("points CoinGecko at the plan's own host unless told otherwise, without a trailing slash", () => {
+    expect(loadAppConfig({}).marketVendors.coingecko).toMatchObject({ plan: 'demo', apiUrl: 'https://api.coingecko.com/api/v3' });
+    expect(loadAppConfig({ COINGECKO_PLAN: 'pro' }).marketVendors.coingecko.apiUrl).toBe('https://pro-api.coingecko.com/api/v3');
+    expect(loadAppConfig({ COINGECKO_API_URL: 'http://127.0.0.1:7070/coingecko/api/v3/' }).marketVendors.coingecko.apiUrl).toBe(
+      'http://127.0.0.1:7070/coingecko/api/v3',
+    );
+    expect(() => loadAppConfig({ COINGECKO_PLAN: 'enterprise' })).toThrow(/COINGECKO_PLAN/);
+  });
+
   it('serves /metrics unless METRICS_ENABLED=false', () => {
     expect(loadAppConfig({}).metrics.enabled).toBe(true);
     expect(loadAppConfig({ METRICS_ENABLED: 'false' }).metrics.enabled).toBe(false);

@@ -55,6 +55,14 @@ export interface AppConfig {
     timeoutMs: number;
     maxRetries: number;
   };
+  /** The market-data vendors; each client is built from its part, the budgets are shared by all replicas. */
+  marketVendors: {
+    coingecko: { plan: 'demo' | 'pro'; apiKey?: string; apiUrl: string; callsPerMinute: number };
+    binance: { apiUrl: string; weightPerMinute: number };
+    yahoo: { queryUrl: string; cookieUrl: string; callsPerMinute: number };
+    timeoutMs: number;
+    maxRetries: number;
+  };
   hlJobs: {
     /** HL_JOBS_ENABLED: the switch of every hl.* job, already folded into jobs.schedules. */
     enabled: boolean;
@@ -123,13 +131,25 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
     usage: { flushIntervalMs: env.USAGE_FLUSH_INTERVAL_MS, syncIntervalMs: env.USAGE_SYNC_INTERVAL_MS },
     hyperliquid: {
       infoUrl: env.HYPERLIQUID_INFO_URL,
-      statsUrl: env.HYPERLIQUID_STATS_URL.replace(/\/+$/, ''),
+      statsUrl: trimSlash(env.HYPERLIQUID_STATS_URL),
       weightPerMinute: env.HYPERLIQUID_WEIGHT_PER_MINUTE,
       // On the embedded database jobs take turns (one connection), so a trades or fills run waiting for its
       // share would hold every other job back, mids included: there the history reads share the whole budget.
       historyWeightShare: env.HYPERLIQUID_HISTORY_WEIGHT_SHARE ?? (env.DATABASE_URL ? 25 : 100),
       timeoutMs: env.HYPERLIQUID_TIMEOUT_MS,
       maxRetries: env.HYPERLIQUID_MAX_RETRIES,
+    },
+    marketVendors: {
+      coingecko: {
+        plan: env.COINGECKO_PLAN,
+        apiKey: env.COINGECKO_API_KEY,
+        apiUrl: trimSlash(env.COINGECKO_API_URL ?? COINGECKO_HOSTS[env.COINGECKO_PLAN]),
+        callsPerMinute: env.COINGECKO_CALLS_PER_MINUTE,
+      },
+      binance: { apiUrl: trimSlash(env.BINANCE_API_URL), weightPerMinute: env.BINANCE_WEIGHT_PER_MINUTE },
+      yahoo: { queryUrl: trimSlash(env.YAHOO_QUERY_URL), cookieUrl: env.YAHOO_COOKIE_URL, callsPerMinute: env.YAHOO_CALLS_PER_MINUTE },
+      timeoutMs: env.MARKET_UPSTREAM_TIMEOUT_MS,
+      maxRetries: env.MARKET_UPSTREAM_MAX_RETRIES,
     },
     hlJobs: {
       enabled: env.HL_JOBS_ENABLED,
@@ -162,6 +182,13 @@ function jobSchedules(env: EnvironmentVariables): Record<ScheduledJobName, JobSc
     'hl.snapshot': hl(env.HL_SNAPSHOT_ENABLED, env.HL_SNAPSHOT_INTERVAL_MS),
     'housekeeping.job-runs': { enabled: env.HOUSEKEEPING_JOB_RUNS_ENABLED, intervalMs: env.HOUSEKEEPING_JOB_RUNS_INTERVAL_MS },
   };
+}
+
+/** CoinGecko answers each plan on its own host. */
+const COINGECKO_HOSTS = { demo: 'https://api.coingecko.com/api/v3', pro: 'https://pro-api.coingecko.com/api/v3' } as const;
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
 }
 
 function parseTrustProxy(text: string): TrustProxy {

@@ -1,9 +1,10 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 import { emptyToUndefined, IsConnectionUrl, IsTrustProxy, toBoolean, toInt } from './env-validators';
+import { MarketVendorVariables } from './market-vendors.env';
 
 /** Every environment variable the service reads; mirrors .env.example line by line. */
-export class EnvironmentVariables {
+export class EnvironmentVariables extends MarketVendorVariables {
   @IsOptional()
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
