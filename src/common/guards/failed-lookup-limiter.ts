@@ -28,12 +28,21 @@ export class FailedLookupLimiter {
     return Math.max(1, Math.ceil((window.startMs + WINDOW_MS - nowMs) / 1000));
   }
 
-  /** A lookup from `address` found no key. */
-  recordFailure(address: string, nowMs: number): void {
+  /**
+   * A lookup from `address` starts, counted as a failure until it finds a key (forgive): counted only once
+   * it had failed, a burst of concurrent unknown keys would all pass the check before the first one failed.
+   */
+  recordLookup(address: string, nowMs: number): void {
     const group = addressGroup(address);
     const window = this.windows.get(group);
     if (window && nowMs - window.startMs < WINDOW_MS) window.failures += 1;
     else this.windows.set(group, { startMs: nowMs, failures: 1 });
+  }
+
+  /** The lookup recorded at `startedAtMs` found a key: it is not a failure (unless its window has passed). */
+  forgive(address: string, startedAtMs: number): void {
+    const window = this.windows.get(addressGroup(address));
+    if (window && window.startMs <= startedAtMs && startedAtMs - window.startMs < WINDOW_MS && window.failures > 0) window.failures -= 1;
   }
 }
 

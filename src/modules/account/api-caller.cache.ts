@@ -123,8 +123,9 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
         [HEADER.retryAfter]: String(retryAfter),
       });
     }
+    this.failedLookups.recordLookup(clientAddress, now);
     const caller = await this.load(plaintextKey);
-    if (!caller) this.failedLookups.recordFailure(clientAddress, now);
+    if (caller) this.failedLookups.forgive(clientAddress, now);
     return this.used(caller, now);
   }
 
