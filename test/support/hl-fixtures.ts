@@ -1,17 +1,16 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UpstreamError } from '../../src/providers/kit/upstream.error';
+import { FIXTURES_ROOT, vendorFixture, vendorFixtureText } from './vendor-fixtures';
 
-/** The recorded Hyperliquid responses, in shared/ beside the repository (as on every machine and in CI). */
-export const HL_FIXTURES = resolve(__dirname, '../../..', 'shared/fixtures/hyperliquid');
+/** The recorded Hyperliquid responses. */
+export const HL_FIXTURES = resolve(FIXTURES_ROOT, 'hyperliquid');
 
 export function hlFixtureText(name: string): string {
-  return readFileSync(resolve(HL_FIXTURES, name), 'utf8');
+  return vendorFixtureText('hyperliquid', name);
 }
 
-// Fixtures are mutated freely by shape tests, so they are read as untyped JSON.
 export function hlFixture(name: string): any {
-  return JSON.parse(hlFixtureText(name));
+  return vendorFixture('hyperliquid', name);
 }
 
 /** Runs a parser that must refuse its input and returns the shape error it threw. */

@@ -1,15 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { AppConfig } from '../../config/app.config';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { UpstreamError } from '../kit/upstream.error';
 import { BinanceKlinesClient, BinanceUnknownSymbolError, KLINES_WEIGHT } from './binance-klines.client';
+import { vendorFixtureText } from '../../../test/support/vendor-fixtures';
 
-const FIXTURE = resolve(__dirname, '../../../..', 'shared/fixtures/binance/fapi-klines.HK0700USDT.1m.limit-1.json');
 /** Binance's answer to a symbol it does not list (its documented error payload), with HTTP 400. */
 const INVALID_SYMBOL = { status: 400, body: '{"code":-1121,"msg":"Invalid symbol."}' };
 
@@ -29,7 +27,7 @@ describe(BinanceKlinesClient.name, () => {
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://stub');
       received.push({ path: url.pathname, query: Object.fromEntries(url.searchParams) });
-      const reply = queued.shift() ?? { body: readFileSync(FIXTURE, 'utf8') };
+      const reply = queued.shift() ?? { body: vendorFixtureText('binance', 'fapi-klines.HK0700USDT.1m.limit-1.json') };
       res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
       res.end(reply.body);
     });

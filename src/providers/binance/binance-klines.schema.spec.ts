@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { UpstreamError } from '../kit/upstream.error';
 import { parseKlines } from './binance-klines.schema';
+import { vendorFixture } from '../../../test/support/vendor-fixtures';
 
-const FIXTURES = resolve(__dirname, '../../../..', 'shared/fixtures/binance');
-const fixture = (name: string): unknown => JSON.parse(readFileSync(resolve(FIXTURES, name), 'utf8'));
+const fixture = (name: string): unknown => vendorFixture('binance', name);
 
 /**
  * The one recorded body is a single USDⓈ-M futures row (same layout as spot). No multi-row spot body with

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { UpstreamError } from '../kit/upstream.error';
 import { parseCoinDetail } from './coingecko-coin.schema';
+import { vendorFixture } from '../../../test/support/vendor-fixtures';
 
-const FIXTURES = resolve(__dirname, '../../../..', 'shared/fixtures/coingecko');
 // Mutated freely by the shape tests, so read as untyped JSON.
-const bitcoin = (): any => JSON.parse(readFileSync(resolve(FIXTURES, 'coins-bitcoin.2021.json'), 'utf8'));
+const bitcoin = (): any => vendorFixture('coingecko', 'coins-bitcoin.2021.json');
 
 describe(parseCoinDetail.name, () => {
   it('reads the metadata of the recorded bitcoin detail', () => {

@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { UpstreamError } from '../kit/upstream.error';
 import { parseCoinsMarkets, parseGlobal, parseOhlc } from './coingecko-markets.schema';
 import { asJsonDecimal } from './coingecko-reader';
+import { vendorFixture } from '../../../test/support/vendor-fixtures';
 
-const FIXTURES = resolve(__dirname, '../../../..', 'shared/fixtures/coingecko');
 // Fixtures are mutated freely by shape tests, so they are read as untyped JSON.
-const fixture = (name: string): any => JSON.parse(readFileSync(resolve(FIXTURES, name), 'utf8'));
+const fixture = (name: string): any => vendorFixture('coingecko', name);
 
 function shapeErrorOf(parse: () => unknown): UpstreamError {
   try {

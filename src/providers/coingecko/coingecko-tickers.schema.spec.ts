@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { derivativePair, parseCoinTickers, parseDerivatives } from './coingecko-tickers.schema';
+import { vendorFixture } from '../../../test/support/vendor-fixtures';
 
-const FIXTURES = resolve(__dirname, '../../../..', 'shared/fixtures/coingecko');
 // Mutated freely by the shape tests, so read as untyped JSON.
-const fixture = (name: string): any => JSON.parse(readFileSync(resolve(FIXTURES, name), 'utf8'));
+const fixture = (name: string): any => vendorFixture('coingecko', name);
 
 describe(parseCoinTickers.name, () => {
   it('maps every recorded bitcoin ticker to a USD-priced spot ticker', () => {

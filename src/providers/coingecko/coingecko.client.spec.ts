@@ -1,16 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { readFileSync } from 'node:fs';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { AppConfig } from '../../config/app.config';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { UpstreamError } from '../kit/upstream.error';
 import { CoingeckoClient, keyHeader } from './coingecko.client';
+import { vendorFixtureText } from '../../../test/support/vendor-fixtures';
 
-const FIXTURES = resolve(__dirname, '../../../..', 'shared/fixtures/coingecko');
-const fixtureText = (name: string): string => readFileSync(resolve(FIXTURES, name), 'utf8');
+const fixtureText = (name: string): string => vendorFixtureText('coingecko', name);
 const API_KEY = 'CG-test-key-do-not-log';
 
 type Reply = { status?: number; body: string; headers?: Record<string, string> };

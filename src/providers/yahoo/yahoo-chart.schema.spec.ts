@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseChart, parseSpark } from './yahoo-chart.schema';
 import { barPriceOrNull } from './yahoo-values';
+import { vendorFixture } from '../../../test/support/vendor-fixtures';
 
 /** The recorded Yahoo bodies, in shared/ beside the repository. */
-const fixture = (name: string): any => JSON.parse(readFileSync(resolve(__dirname, '../../../..', 'shared/fixtures/yahoo', name), 'utf8'));
+const fixture = (name: string): any => vendorFixture('yahoo', name);
 
 describe(parseChart.name, () => {
   it('reads Tencent (0700.HK) hourly bars, the zero-volume bar included', () => {

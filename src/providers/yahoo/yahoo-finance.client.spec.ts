@@ -1,16 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { readFileSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { AppConfig } from '../../config/app.config';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { UpstreamError } from '../kit/upstream.error';
 import { YahooFinanceClient } from './yahoo-finance.client';
 import { BACKOFF_KEY } from './yahoo-session';
+import { vendorFixtureText } from '../../../test/support/vendor-fixtures';
 
-const fixtureText = (name: string): string => readFileSync(resolve(__dirname, '../../../..', 'shared/fixtures/yahoo', name), 'utf8');
+const fixtureText = (name: string): string => vendorFixtureText('yahoo', name);
 
 const COOKIE_VALUE = 'cookie-secret-d4e5f6';
 const CRUMBS = ['crumbFirst0001', 'crumbSecond002'];

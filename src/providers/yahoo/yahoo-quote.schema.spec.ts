@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { UpstreamError } from '../kit/upstream.error';
 import { stockMarketOf, toMarketQuote, toStockQuote } from './yahoo-quote.mapping';
 import { parseQuoteResponse } from './yahoo-quote.schema';
 import { CrumbRejectedError } from './yahoo-values';
+import { vendorFixture } from '../../../test/support/vendor-fixtures';
 
 /** The recorded Yahoo bodies, in shared/ beside the repository. */
-const fixture = (name: string): any => JSON.parse(readFileSync(resolve(__dirname, '../../../..', 'shared/fixtures/yahoo', name), 'utf8'));
+const fixture = (name: string): any => vendorFixture('yahoo', name);
 const onlyQuote = (name: string) => parseQuoteResponse(fixture(name))[0];
 
 describe(parseQuoteResponse.name, () => {
