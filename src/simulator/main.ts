@@ -1,12 +1,18 @@
 import { parseArgs } from 'node:util';
 import { registeredProtocols, simulatorEnv } from './protocol-registry';
+import { BINANCE_SPOT_WEIGHT_PER_MINUTE } from './binance/binance-handler';
+import { COINGECKO_DEMO_CALLS_PER_MINUTE } from './coingecko/coingecko-handler';
 import { MAINNET_WEIGHT_PER_MINUTE } from './hyperliquid/hyperliquid-handler';
 import { startSimulator } from './simulator.server';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_WALLETS, SimulatorOptions, simulatorUrl } from './simulator-options';
 import { DEFAULT_PRICE_STEP_MS, DEFAULT_SEED } from './world/sim-world';
+import { DEFAULT_CRUMB_TTL_MS } from './yahoo/crumb-sessions';
+import { YAHOO_DEFAULT_CALLS_PER_MINUTE } from './yahoo/yahoo-handler';
 
 const USAGE = `usage: npm run simulator -- [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--wallets ${DEFAULT_WALLETS}] [--seed ${DEFAULT_SEED}]
                              [--weight-per-minute ${MAINNET_WEIGHT_PER_MINUTE} (0 = off)] [--price-step-ms ${DEFAULT_PRICE_STEP_MS}]
+                             [--coingecko-calls-per-minute ${COINGECKO_DEMO_CALLS_PER_MINUTE}] [--binance-weight-per-minute ${BINANCE_SPOT_WEIGHT_PER_MINUTE}]
+                             [--yahoo-calls-per-minute ${YAHOO_DEFAULT_CALLS_PER_MINUTE}] (limits: 0 = off) [--yahoo-crumb-ttl-ms ${DEFAULT_CRUMB_TTL_MS}]
        npm run -s simulator -- --port <P> [same options] --print-env
          prints the service settings (NAME=value, one a line) that point it at a simulator started with these options, and exits`;
 
@@ -28,6 +34,10 @@ function optionsOf(values: Values): SimulatorOptions & { port: number; host: str
     seed: intOption(values, 'seed', DEFAULT_SEED, 0),
     weightPerMinute: intOption(values, 'weight-per-minute', MAINNET_WEIGHT_PER_MINUTE, 0),
     priceStepMs: intOption(values, 'price-step-ms', DEFAULT_PRICE_STEP_MS, 1),
+    coingeckoCallsPerMinute: intOption(values, 'coingecko-calls-per-minute', COINGECKO_DEMO_CALLS_PER_MINUTE, 0),
+    binanceWeightPerMinute: intOption(values, 'binance-weight-per-minute', BINANCE_SPOT_WEIGHT_PER_MINUTE, 0),
+    yahooCallsPerMinute: intOption(values, 'yahoo-calls-per-minute', YAHOO_DEFAULT_CALLS_PER_MINUTE, 0),
+    yahooCrumbTtlMs: intOption(values, 'yahoo-crumb-ttl-ms', DEFAULT_CRUMB_TTL_MS, 1),
   };
 }
 
@@ -52,6 +62,10 @@ async function main(): Promise<void> {
       seed: { type: 'string' },
       'weight-per-minute': { type: 'string' },
       'price-step-ms': { type: 'string' },
+      'coingecko-calls-per-minute': { type: 'string' },
+      'binance-weight-per-minute': { type: 'string' },
+      'yahoo-calls-per-minute': { type: 'string' },
+      'yahoo-crumb-ttl-ms': { type: 'string' },
       'print-env': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -69,7 +83,8 @@ async function main(): Promise<void> {
     .join('; ');
   process.stdout.write(
     `simulator listening on ${simulator.url} (${protocols}) wallets=${world.walletCount} ` +
-      `vaults=${world.vaultAddresses.length} positions=${world.positionCount} startup=${Math.round(world.startupMs)}ms\n`,
+      `vaults=${world.vaultAddresses.length} positions=${world.positionCount} coins=${world.markets.coins.length} ` +
+      `listings=${world.markets.listings.length} startup=${Math.round(world.startupMs)}ms\n`,
   );
   const stop = () => {
     simulator.close().then(

@@ -26,6 +26,22 @@ describe(simulatorEnv.name, () => {
     expect(simulatorEnv(base, { weightPerMinute: 0 }).HYPERLIQUID_WEIGHT_PER_MINUTE).toBe('0');
   });
 
+  it('points the market clients at their own prefixes, so the two /api/v3 never meet', () => {
+    const sut = simulatorEnv(base);
+    expect(sut).toMatchObject({
+      COINGECKO_API_URL: 'http://127.0.0.1:7171/coingecko/api/v3',
+      BINANCE_API_URL: 'http://127.0.0.1:7171/binance',
+      YAHOO_QUERY_URL: 'http://127.0.0.1:7171/yahoo',
+      YAHOO_COOKIE_URL: 'http://127.0.0.1:7171/yahoo/cookie',
+    });
+  });
+
+  it("budgets the market clients at the simulator's limits: the upstreams' by default, as set otherwise", () => {
+    expect(simulatorEnv(base)).toMatchObject({ COINGECKO_CALLS_PER_MINUTE: '30', BINANCE_WEIGHT_PER_MINUTE: '6000', YAHOO_CALLS_PER_MINUTE: '60' });
+    const options = { coingeckoCallsPerMinute: 0, binanceWeightPerMinute: 1000, yahooCallsPerMinute: 5 };
+    expect(simulatorEnv(base, options)).toMatchObject({ COINGECKO_CALLS_PER_MINUTE: '0', BINANCE_WEIGHT_PER_MINUTE: '1000', YAHOO_CALLS_PER_MINUTE: '5' });
+  });
+
   it('names only environment variables, with values on one line', () => {
     for (const [name, value] of Object.entries(simulatorEnv(base))) {
       expect(name).toMatch(/^[A-Z][A-Z0-9_]*$/);

@@ -1,10 +1,16 @@
+import { BINANCE_PROTOCOL } from './binance/binance.protocol';
+import { COINGECKO_PROTOCOL } from './coingecko/coingecko.protocol';
 import { HYPERLIQUID_PROTOCOL } from './hyperliquid/hyperliquid.protocol';
 import { SimulatorOptions } from './simulator-options';
+import { YAHOO_PROTOCOL } from './yahoo/yahoo.protocol';
 import { SimulatorProtocol, StartedProtocol } from './simulator-protocol';
 
 /** Every protocol the simulator speaks, each under its own path prefixes, all on one port over one world. */
 export const SIMULATOR_PROTOCOLS = {
   hyperliquid: HYPERLIQUID_PROTOCOL,
+  coingecko: COINGECKO_PROTOCOL,
+  binance: BINANCE_PROTOCOL,
+  yahoo: YAHOO_PROTOCOL,
 };
 
 export type ProtocolName = keyof typeof SIMULATOR_PROTOCOLS;

@@ -7,6 +7,14 @@ export interface SimulatorOptions {
   /** Hyperliquid weight per minute per client IP; 0 turns the budget off (benchmarks). */
   weightPerMinute?: number;
   priceStepMs?: number;
+  /** CoinGecko calls per minute per key (or address); 0 turns the budget off. */
+  coingeckoCallsPerMinute?: number;
+  /** Binance request weight per minute per address; 0 turns the budget off. */
+  binanceWeightPerMinute?: number;
+  /** Yahoo calls per minute per address; 0 turns the budget off. */
+  yahooCallsPerMinute?: number;
+  /** How long a Yahoo crumb stays valid after it is issued. */
+  yahooCrumbTtlMs?: number;
   /** Time source; tests pin it to compare two simulators at the same instant. */
   clock?: () => number;
 }

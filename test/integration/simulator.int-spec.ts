@@ -449,7 +449,9 @@ describe('npm run simulator', () => {
         createInterface({ input: child.stdout! }).once('line', resolveLine);
         child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
       });
-      expect(line).toMatch(/^simulator listening on http:\/\/127\.0\.0\.1:\d+ \(info: \/info, stats: \/Mainnet\) wallets=200 /);
+      expect(line).toMatch(
+        /^simulator listening on http:\/\/127\.0\.0\.1:\d+ \(info: \/info, stats: \/Mainnet; coingecko: \/coingecko\/api\/v3; binance: \/binance\/api\/v3; yahoo: \/yahoo, cookie: \/yahoo\/cookie\) wallets=200 /,
+      );
       const url = /http:\/\/[^ ]+/.exec(line)![0];
       const res = await fetch(`${url}/info`, { method: 'POST', body: JSON.stringify({ type: 'allMids' }) });
       expect(res.status).toBe(200);

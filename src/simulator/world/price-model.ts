@@ -1,5 +1,5 @@
 import { Catalog, Instrument } from './catalog';
-import { OUTCOMES } from './universe';
+import { OUTCOMES, UnderlyingDef } from './universe';
 import { hash2, stringHash, unit, valueNoise } from './prng';
 import { roundPx } from './tick-rules';
 
@@ -26,6 +26,7 @@ const CACHED_STEPS = 4;
 export class PriceModel {
   private readonly underlyingSeeds: number[];
   private readonly stepCache = new Map<number, Float64Array>();
+  private readonly processSeeds = new Map<string, number>();
 
   constructor(
     readonly catalog: Catalog,
@@ -77,6 +78,19 @@ export class PriceModel {
   /** Small instrument-specific jitter (oracle vs mark, impact prices) in [-1, 1]. */
   jitter(instrument: Instrument, t: number, salt: number): number {
     return unit(hash2(instrument.seed ^ salt, this.step(t))) * 2 - 1;
+  }
+
+  /**
+   * Unrounded price of a named process at time t. An underlying's own key, base and vol give exactly the path its
+   * instruments follow, which is how other protocols quote the same asset without joining the catalog.
+   */
+  processPx(process: UnderlyingDef, t: number): number {
+    let seed = this.processSeeds.get(process.key);
+    if (seed === undefined) {
+      seed = stringHash(`${this.seed}:px:${process.key}`);
+      this.processSeeds.set(process.key, seed);
+    }
+    return process.basePx * Math.exp(process.vol * this.noise(seed, t));
   }
 
   private computePx(instrument: Instrument, tq: number): number {

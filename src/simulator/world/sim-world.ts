@@ -1,4 +1,5 @@
 import { buildCatalog, Catalog, Instrument } from './catalog';
+import { MarketBook } from './market-book';
 import { PriceModel } from './price-model';
 import { deriveAddress } from './prng';
 import { generateWallet, WalletProfile } from './wallet-model';
@@ -25,6 +26,8 @@ export class SimWorld {
   readonly walletCount: number;
   readonly catalog: Catalog;
   readonly prices: PriceModel;
+  /** Coins and stock-market listings beyond the Hyperliquid catalog, on the same price paths. */
+  readonly markets: MarketBook;
   /** Wallets first, then vaults. */
   readonly addresses: string[];
   readonly vaultAddresses: string[];
@@ -42,6 +45,7 @@ export class SimWorld {
     this.walletCount = Math.max(2, Math.floor(options.wallets));
     this.catalog = buildCatalog(this.seed);
     this.prices = new PriceModel(this.catalog, this.seed, options.priceStepMs ?? DEFAULT_PRICE_STEP_MS);
+    this.markets = new MarketBook(this.seed, this.catalog, this.prices);
     this.addresses = [];
     for (let i = 0; i < this.walletCount; i++) this.addresses.push(deriveAddress(this.seed, 'wallet', i));
     this.vaultAddresses = VAULT_NAMES.map((_, k) => deriveAddress(this.seed, 'vault', k));
