@@ -150,6 +150,20 @@ describe(ApiCallerCache.name, () => {
     expect(await sut.resolve(generateApiKey().plaintext, CLIENT)).toBeNull();
   });
 
+  it('stops a burst of concurrent unknown keys from one client at its limit, and never counts a valid key its first calls share', async () => {
+    const burst = await Promise.allSettled(Array.from({ length: 50 }, () => sut.resolve(generateApiKey().plaintext, CLIENT)));
+    expect(burst.filter((r) => r.status === 'fulfilled')).toHaveLength(FAILED_LOOKUPS_PER_MINUTE);
+    expect(keys.queries.flat()).toHaveLength(FAILED_LOOKUPS_PER_MINUTE);
+
+    await jest.advanceTimersByTimeAsync(60_000);
+    const valid = keys.add();
+    const first = await Promise.all(Array.from({ length: 50 }, () => sut.resolve(valid, CLIENT)));
+    expect(first.every((caller) => caller?.tier === 'pro')).toBe(true);
+    // The valid key was forgiven: the client's whole allowance of unknown keys is left.
+    const after = await Promise.allSettled(Array.from({ length: FAILED_LOOKUPS_PER_MINUTE }, () => sut.resolve(generateApiKey().plaintext, CLIENT)));
+    expect(after.every((r) => r.status === 'fulfilled')).toBe(true);
+  });
+
   it('looks up the unknown keys of one turn with one query', async () => {
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => sut.resolve(generateApiKey().plaintext, `192.0.2.${i}`)));
     expect(answers.every((caller) => caller === null)).toBe(true);

@@ -123,9 +123,11 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
         [HEADER.retryAfter]: String(retryAfter),
       });
     }
-    this.failedLookups.recordLookup(clientAddress, now);
+    // One count per key read, not per request joining it: concurrent first calls with a valid key share one.
+    const starts = !this.loading.has(plaintextKey);
+    if (starts) this.failedLookups.recordLookup(clientAddress, now);
     const caller = await this.load(plaintextKey);
-    if (caller) this.failedLookups.forgive(clientAddress, now);
+    if (caller && starts) this.failedLookups.forgive(clientAddress, now);
     return this.used(caller, now);
   }
 
