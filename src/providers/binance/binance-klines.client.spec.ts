@@ -1,48 +1,26 @@
 import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { AppConfig } from '../../config/app.config';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { UpstreamError } from '../kit/upstream.error';
 import { BinanceKlinesClient, BinanceUnknownSymbolError, KLINES_WEIGHT } from './binance-klines.client';
 import { vendorFixtureText } from '../../../test/support/vendor-fixtures';
+import { ScriptedUpstream } from '../../../test/support/scripted-upstream';
 
 /** Binance's answer to a symbol it does not list (its documented error payload), with HTTP 400. */
 const INVALID_SYMBOL = { status: 400, body: '{"code":-1121,"msg":"Invalid symbol."}' };
 
-type Reply = { status?: number; body: string; headers?: Record<string, string> };
-
 describe(BinanceKlinesClient.name, () => {
-  let server: Server;
-  let baseUrl: string;
-  let received: { path: string; query: Record<string, string> }[];
-  /** Replies given once each, before the recorded klines body. */
-  let queued: Reply[];
+  const upstream = new ScriptedUpstream(() => ({ body: vendorFixtureText('binance', 'fapi-klines.HK0700USDT.1m.limit-1.json') }));
   let kv: MemoryKvStore;
   let sut: BinanceKlinesClient;
   let logs: jest.SpyInstance[];
 
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://stub');
-      received.push({ path: url.pathname, query: Object.fromEntries(url.searchParams) });
-      const reply = queued.shift() ?? { body: vendorFixtureText('binance', 'fapi-klines.HK0700USDT.1m.limit-1.json') };
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-      res.end(reply.body);
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((done) => server.close(() => done()));
-  });
+  beforeAll(() => upstream.start());
+  afterAll(() => upstream.stop());
 
   beforeEach(() => {
-    received = [];
-    queued = [];
+    upstream.reset();
     kv = new MemoryKvStore();
     sut = makeClient({ maxRetries: 2 });
     logs = [jest.spyOn(Logger.prototype, 'warn'), jest.spyOn(Logger.prototype, 'debug')].map((spy) => spy.mockImplementation(() => undefined));
@@ -51,7 +29,7 @@ describe(BinanceKlinesClient.name, () => {
   afterEach(() => logs.forEach((spy) => spy.mockRestore()));
 
   function makeClient({ maxRetries }: { maxRetries: number }): BinanceKlinesClient {
-    const marketVendors = { binance: { apiUrl: baseUrl, weightPerMinute: 1000 }, timeoutMs: 5_000, maxRetries } as AppConfig['marketVendors'];
+    const marketVendors = { binance: { apiUrl: upstream.baseUrl, weightPerMinute: 1000 }, timeoutMs: 5_000, maxRetries } as AppConfig['marketVendors'];
     const config = { get: (key: string) => (key === 'marketVendors' ? marketVendors : undefined) } as unknown as ConfigService<AppConfig, true>;
     return new BinanceKlinesClient(config, kv);
   }
@@ -64,20 +42,20 @@ describe(BinanceKlinesClient.name, () => {
 
   it('asks spot klines for the symbol, interval and limit, spending weight 2', async () => {
     const candles = await sut.klines({ symbol: 'BTCUSDT', interval: '1h', limit: 500 });
-    expect(received).toEqual([{ path: '/api/v3/klines', query: { symbol: 'BTCUSDT', interval: '1h', limit: '500' } }]);
+    expect(upstream.requested()).toEqual([{ path: '/api/v3/klines', query: { symbol: 'BTCUSDT', interval: '1h', limit: '500' } }]);
     expect(candles).toEqual([{ openTime: '2026-07-22T07:54:00.000Z', open: '440.69', high: '441.41', low: '440.58', close: '441.41', volume: '0.35' }]);
     expect(await weightSpent()).toBe(KLINES_WEIGHT);
   });
 
   it('tells an unknown pair apart from an outage', async () => {
-    queued.push(INVALID_SYMBOL);
+    upstream.queued.push(INVALID_SYMBOL);
     const error = await sut.klines({ symbol: 'NOSUCHUSDT', interval: '1d', limit: 10 }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(BinanceUnknownSymbolError);
     expect(error).toMatchObject({ kind: 'http', upstreamStatus: 400, symbol: 'NOSUCHUSDT' });
     expect((error as Error).message).not.toContain('Invalid symbol');
-    expect(received).toHaveLength(1);
+    expect(upstream.received).toHaveLength(1);
 
-    queued.push({ status: 503, body: '{}' });
+    upstream.queued.push({ status: 503, body: '{}' });
     const outage = await makeClient({ maxRetries: 0 })
       .klines({ symbol: 'BTCUSDT', interval: '1d', limit: 10 })
       .catch((err: unknown) => err);
@@ -87,17 +65,17 @@ describe(BinanceKlinesClient.name, () => {
 
   it('answers hasPair from one daily bar, and throws on an outage instead of answering false', async () => {
     await expect(sut.hasPair('BTCUSDT')).resolves.toBe(true);
-    expect(received[0].query).toEqual({ symbol: 'BTCUSDT', interval: '1d', limit: '1' });
-    queued.push(INVALID_SYMBOL);
+    expect(upstream.received[0].query).toEqual({ symbol: 'BTCUSDT', interval: '1d', limit: '1' });
+    upstream.queued.push(INVALID_SYMBOL);
     await expect(sut.hasPair('NOSUCHUSDT')).resolves.toBe(false);
-    queued.push({ status: 451, body: '{"code":0,"msg":"Service unavailable from a restricted location"}' });
+    upstream.queued.push({ status: 451, body: '{"code":0,"msg":"Service unavailable from a restricted location"}' });
     await expect(sut.hasPair('BTCUSDT')).rejects.toMatchObject({ kind: 'http', upstreamStatus: 451 });
   });
 
   it('retries a 429 and succeeds, spending weight per attempt', async () => {
-    queued.push({ status: 429, body: '{"code":-1003,"msg":"Too much request weight used"}', headers: { 'retry-after': '0' } });
+    upstream.queued.push({ status: 429, body: '{"code":-1003,"msg":"Too much request weight used"}', headers: { 'retry-after': '0' } });
     await expect(sut.klines({ symbol: 'BTCUSDT', interval: '1h', limit: 1 })).resolves.toHaveLength(1);
-    expect(received).toHaveLength(2);
+    expect(upstream.received).toHaveLength(2);
     expect(await weightSpent()).toBe(2 * KLINES_WEIGHT);
   });
 
@@ -105,6 +83,6 @@ describe(BinanceKlinesClient.name, () => {
     await expect(sut.klines({ symbol: 'btcusdt', interval: '1h', limit: 1 })).rejects.toThrow(RangeError);
     await expect(sut.klines({ symbol: 'BTCUSDT', interval: '1h', limit: 1001 })).rejects.toThrow('limit: expected 1 to 1000, got 1001');
     await expect(sut.klines({ symbol: 'BTCUSDT', interval: '4h' as '1h', limit: 1 })).rejects.toThrow(RangeError);
-    expect(received).toEqual([]);
+    expect(upstream.received).toEqual([]);
   });
 });

@@ -1,20 +1,10 @@
 import { UpstreamError } from '../kit/upstream.error';
 import { parseCoinsMarkets, parseGlobal, parseOhlc } from './coingecko-markets.schema';
 import { asJsonDecimal } from './coingecko-reader';
-import { vendorFixture } from '../../../test/support/vendor-fixtures';
+import { shapeErrorOf, vendorFixture } from '../../../test/support/vendor-fixtures';
 
 // Fixtures are mutated freely by shape tests, so they are read as untyped JSON.
 const fixture = (name: string): any => vendorFixture('coingecko', name);
-
-function shapeErrorOf(parse: () => unknown): UpstreamError {
-  try {
-    parse();
-  } catch (err) {
-    if (err instanceof UpstreamError && err.kind === 'shape') return err;
-    throw err;
-  }
-  throw new Error('expected a shape error');
-}
 
 describe(asJsonDecimal.name, () => {
   it('writes exponent numbers from the bodies as plain decimals', () => {

@@ -1,4 +1,5 @@
-import { hlFixture, shapeErrorOf } from '../../../test/support/hl-fixtures';
+import { hlFixture } from '../../../test/support/hl-fixtures';
+import { shapeErrorOf } from '../../../test/support/vendor-fixtures';
 import {
   parseClearinghouseState,
   parseFills,

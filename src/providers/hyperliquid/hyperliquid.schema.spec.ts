@@ -1,4 +1,5 @@
-import { HL_FIXTURES, hlFixture, shapeErrorOf } from '../../../test/support/hl-fixtures';
+import { HL_FIXTURES, hlFixture } from '../../../test/support/hl-fixtures';
+import { shapeErrorOf } from '../../../test/support/vendor-fixtures';
 import {
   parseAllMids,
   parseMeta,
