@@ -1,5 +1,6 @@
 import { refuseAs } from './kit/provider-disabled.error';
 
+/** The Markets module's MarketDataRouter is bound to this token; vendors implement MarketDataProvider. */
 export const MARKET_DATA_PROVIDER = Symbol('MARKET_DATA_PROVIDER');
 
 /** Asset classes of the Markets contract (part 2.3). */

@@ -1,0 +1,59 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { BinanceKlinesClient } from '../../../providers/binance/binance-klines.client';
+import { CoingeckoClient } from '../../../providers/coingecko/coingecko.client';
+import { ProviderSlot, ProviderSlotModule } from '../../../providers/kit/provider-slot.module';
+import { UpstreamCacheModule } from '../../../providers/kit/upstream-cache.module';
+import { DisabledMarketDataProvider, MARKET_DATA_PROVIDER, MarketDataProvider } from '../../../providers/market-data-provider';
+import { YahooFinanceClient } from '../../../providers/yahoo/yahoo-finance.client';
+import { CoingeckoMarketData } from './coingecko-market-data';
+import { MarketDataRouter } from './market-data-router';
+import { YahooMarketData } from './yahoo-market-data';
+
+/** The vendor of each group of asset types, by the names configuration will use; 'none' switches a group off. */
+export interface MarketsProvidersOptions {
+  /** CRYPTO. Default 'coingecko'. */
+  cryptoVendor?: 'coingecko' | 'none';
+  /** STOCK, ETF, FOREX, COMMODITY. Default 'yahoo'. */
+  tradfiVendor?: 'yahoo' | 'none';
+}
+
+const CRYPTO_MARKET_DATA = Symbol('CRYPTO_MARKET_DATA');
+const TRADFI_MARKET_DATA = Symbol('TRADFI_MARKET_DATA');
+
+/** The vendor clients, one instance each, shared by both slots (their budgets and sessions are per client). */
+@Module({
+  imports: [UpstreamCacheModule],
+  providers: [CoingeckoClient, BinanceKlinesClient, YahooFinanceClient],
+  exports: [CoingeckoClient, BinanceKlinesClient, YahooFinanceClient, UpstreamCacheModule],
+})
+class MarketClientsModule {}
+
+function marketDataSlot(token: symbol, vendors: ProviderSlot<MarketDataProvider>['vendors'], vendor: string): ProviderSlot<MarketDataProvider> {
+  return { token, kind: 'market data', vendors, choose: () => vendor, disabled: () => new DisabledMarketDataProvider(), imports: [MarketClientsModule] };
+}
+
+/**
+ * Binds MARKET_DATA_PROVIDER to a MarketDataRouter over two provider slots, crypto and the other types,
+ * each chosen as the kit's slots are (an unknown vendor stops the app at startup). The router itself is a
+ * plain factory: a slot binds one vendor, and the router needs one per group of asset types.
+ */
+@Module({})
+export class MarketsProvidersModule {
+  static register(options: MarketsProvidersOptions = {}): DynamicModule {
+    return {
+      module: MarketsProvidersModule,
+      imports: [
+        ProviderSlotModule.register(marketDataSlot(CRYPTO_MARKET_DATA, { coingecko: CoingeckoMarketData }, options.cryptoVendor ?? 'coingecko')),
+        ProviderSlotModule.register(marketDataSlot(TRADFI_MARKET_DATA, { yahoo: YahooMarketData }, options.tradfiVendor ?? 'yahoo')),
+      ],
+      providers: [
+        {
+          provide: MARKET_DATA_PROVIDER,
+          inject: [CRYPTO_MARKET_DATA, TRADFI_MARKET_DATA],
+          useFactory: (crypto: MarketDataProvider, tradfi: MarketDataProvider) => new MarketDataRouter([crypto, tradfi]),
+        },
+      ],
+      exports: [MARKET_DATA_PROVIDER],
+    };
+  }
+}
