@@ -220,6 +220,9 @@ describe('loadAppConfig: logs and metrics', () => {
       'http://127.0.0.1:7070/coingecko/api/v3',
     );
     expect(() => loadAppConfig({ COINGECKO_PLAN: 'enterprise' })).toThrow(/COINGECKO_PLAN/);
+    expect(loadAppConfig({}).marketVendors).toMatchObject({ cryptoVendor: 'coingecko', tradfiVendor: 'yahoo' });
+    expect(loadAppConfig({ MARKET_DATA_TRADFI_VENDOR: 'none' }).marketVendors.tradfiVendor).toBe('none');
+    expect(() => loadAppConfig({ MARKET_DATA_CRYPTO_VENDOR: 'binance' })).toThrow(/MARKET_DATA_CRYPTO_VENDOR/);
   });
 
   it('serves /metrics unless METRICS_ENABLED=false', () => {

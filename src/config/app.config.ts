@@ -57,6 +57,8 @@ export interface AppConfig {
   };
   /** The market-data vendors; each client is built from its part, the budgets are shared by all replicas. */
   marketVendors: {
+    cryptoVendor: 'coingecko' | 'none';
+    tradfiVendor: 'yahoo' | 'none';
     coingecko: { plan: 'demo' | 'pro'; apiKey?: string; apiUrl: string; callsPerMinute: number };
     binance: { apiUrl: string; weightPerMinute: number };
     yahoo: { queryUrl: string; cookieUrl: string; callsPerMinute: number };
@@ -140,6 +142,8 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       maxRetries: env.HYPERLIQUID_MAX_RETRIES,
     },
     marketVendors: {
+      cryptoVendor: env.MARKET_DATA_CRYPTO_VENDOR,
+      tradfiVendor: env.MARKET_DATA_TRADFI_VENDOR,
       coingecko: {
         plan: env.COINGECKO_PLAN,
         apiKey: env.COINGECKO_API_KEY,

@@ -4,6 +4,14 @@ import { emptyToUndefined, toInt } from './env-validators';
 
 /** The market-data vendors' settings (CoinGecko, Binance, Yahoo Finance); EnvironmentVariables extends it. */
 export class MarketVendorVariables {
+  /** Who answers crypto market data; none: those routes answer 503 MARKET_DATA_DISABLED. */
+  @IsIn(['coingecko', 'none'])
+  MARKET_DATA_CRYPTO_VENDOR: 'coingecko' | 'none' = 'coingecko';
+
+  /** Who answers stocks, ETFs, FX and commodities; none: those routes answer 503 MARKET_DATA_DISABLED. */
+  @IsIn(['yahoo', 'none'])
+  MARKET_DATA_TRADFI_VENDOR: 'yahoo' | 'none' = 'yahoo';
+
   /** demo: the free key on api.coingecko.com (x-cg-demo-api-key); pro: pro-api.coingecko.com (x-cg-pro-api-key). */
   @IsIn(['demo', 'pro'])
   COINGECKO_PLAN: 'demo' | 'pro' = 'demo';

@@ -6,7 +6,7 @@ import { loadAppConfig } from '../../src/config/app.config';
 import { KV_STORE } from '../../src/infra/kv/kv-store';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { MarketDataRouter } from '../../src/modules/markets/providers/market-data-router';
-import { MarketsProvidersModule, MarketsProvidersOptions } from '../../src/modules/markets/providers/markets-providers.module';
+import { MarketsProvidersModule } from '../../src/modules/markets/providers/markets-providers.module';
 import { ProviderDisabledError } from '../../src/providers/kit/provider-disabled.error';
 import { Candle, MARKET_DATA_PROVIDER } from '../../src/providers/market-data-provider';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator.server';
@@ -30,15 +30,15 @@ describe('MarketDataRouter against the upstream simulator', () => {
   const kv = new MemoryKvStore();
   const modules: TestingModule[] = [];
 
-  async function routerWith(options: MarketsProvidersOptions): Promise<MarketDataRouter> {
+  async function routerWith(settings: Record<string, string>): Promise<MarketDataRouter> {
     @Global()
     @Module({ providers: [{ provide: KV_STORE, useValue: kv }], exports: [KV_STORE] })
     class TestKvModule {}
     const moduleRef = await Test.createTestingModule({
       imports: [
-        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => loadAppConfig(sim.env)] }),
+        ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => loadAppConfig({ ...sim.env, ...settings })] }),
         TestKvModule,
-        MarketsProvidersModule.register(options),
+        MarketsProvidersModule.register(),
       ],
     }).compile();
     modules.push(moduleRef);
@@ -133,7 +133,7 @@ describe('MarketDataRouter against the upstream simulator', () => {
   });
 
   it('answers 503 MARKET_DATA_DISABLED for a type whose vendor is switched off', async () => {
-    const router = await routerWith({ cryptoVendor: 'none' });
+    const router = await routerWith({ MARKET_DATA_CRYPTO_VENDOR: 'none' });
     const refused = router.getQuotes({ type: 'CRYPTO', sourceIds: ['bitcoin'] });
     await expect(refused).rejects.toBeInstanceOf(ProviderDisabledError);
     await expect(refused).rejects.toMatchObject({ code: ErrorCode.MARKET_DATA_DISABLED });

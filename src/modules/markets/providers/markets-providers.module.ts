@@ -9,14 +9,6 @@ import { CoingeckoMarketData } from './coingecko-market-data';
 import { MarketDataRouter } from './market-data-router';
 import { YahooMarketData } from './yahoo-market-data';
 
-/** The vendor of each group of asset types, by the names configuration will use; 'none' switches a group off. */
-export interface MarketsProvidersOptions {
-  /** CRYPTO. Default 'coingecko'. */
-  cryptoVendor?: 'coingecko' | 'none';
-  /** STOCK, ETF, FOREX, COMMODITY. Default 'yahoo'. */
-  tradfiVendor?: 'yahoo' | 'none';
-}
-
 const CRYPTO_MARKET_DATA = Symbol('CRYPTO_MARKET_DATA');
 const TRADFI_MARKET_DATA = Symbol('TRADFI_MARKET_DATA');
 
@@ -28,23 +20,32 @@ const TRADFI_MARKET_DATA = Symbol('TRADFI_MARKET_DATA');
 })
 class MarketClientsModule {}
 
-function marketDataSlot(token: symbol, vendors: ProviderSlot<MarketDataProvider>['vendors'], vendor: string): ProviderSlot<MarketDataProvider> {
-  return { token, kind: 'market data', vendors, choose: () => vendor, disabled: () => new DisabledMarketDataProvider(), imports: [MarketClientsModule] };
+function marketDataSlot(
+  token: symbol,
+  vendors: ProviderSlot<MarketDataProvider>['vendors'],
+  choose: ProviderSlot<MarketDataProvider>['choose'],
+): ProviderSlot<MarketDataProvider> {
+  return { token, kind: 'market data', vendors, choose, disabled: () => new DisabledMarketDataProvider(), imports: [MarketClientsModule] };
 }
 
 /**
  * Binds MARKET_DATA_PROVIDER to a MarketDataRouter over two provider slots, crypto and the other types,
- * each chosen as the kit's slots are (an unknown vendor stops the app at startup). The router itself is a
+ * each vendor named by configuration (MARKET_DATA_CRYPTO_VENDOR, MARKET_DATA_TRADFI_VENDOR; 'none' switches
+ * a group off). The router itself is a
  * plain factory: a slot binds one vendor, and the router needs one per group of asset types.
  */
 @Module({})
 export class MarketsProvidersModule {
-  static register(options: MarketsProvidersOptions = {}): DynamicModule {
+  static register(): DynamicModule {
     return {
       module: MarketsProvidersModule,
       imports: [
-        ProviderSlotModule.register(marketDataSlot(CRYPTO_MARKET_DATA, { coingecko: CoingeckoMarketData }, options.cryptoVendor ?? 'coingecko')),
-        ProviderSlotModule.register(marketDataSlot(TRADFI_MARKET_DATA, { yahoo: YahooMarketData }, options.tradfiVendor ?? 'yahoo')),
+        ProviderSlotModule.register(
+          marketDataSlot(CRYPTO_MARKET_DATA, { coingecko: CoingeckoMarketData }, (config) => config.get('marketVendors.cryptoVendor', { infer: true })),
+        ),
+        ProviderSlotModule.register(
+          marketDataSlot(TRADFI_MARKET_DATA, { yahoo: YahooMarketData }, (config) => config.get('marketVendors.tradfiVendor', { infer: true })),
+        ),
       ],
       providers: [
         {
