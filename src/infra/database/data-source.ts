@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGliteDriver } from 'typeorm-pglite';
 import { AppConfig } from '../../config/app.config';
 import { MIGRATIONS } from './migration-list';
@@ -38,7 +39,8 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database'>, enti
   }
   const dataDir = join(config.database.dataDir, 'pg');
   mkdirSync(dataDir, { recursive: true });
-  return { ...common, driver: new PGliteDriver({ dataDir }).driver };
+  // pg_trgm (fuzzy asset search) is part of PGlite but loads only when named here.
+  return { ...common, driver: new PGliteDriver({ dataDir, extensions: { pg_trgm } }).driver };
 }
 
 export function createDataSource(config: Pick<AppConfig, 'database'>, entities: EntityList): DataSource {

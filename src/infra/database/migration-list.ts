@@ -9,6 +9,7 @@ import { LedgerAccountPrimaryKey1764400000000 } from './migrations/1764400000000
 import { RetentionIndexes1764500000000 } from './migrations/1764500000000-retention-indexes';
 import { AddressFullRead1764600000000 } from './migrations/1764600000000-address-full-read';
 import { UsageMeterSyncs1764700000000 } from './migrations/1764700000000-usage-meter-syncs';
+import { MarketsCatalogue1764800000000 } from './migrations/1764800000000-markets-catalogue';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   RetentionIndexes1764500000000,
   AddressFullRead1764600000000,
   UsageMeterSyncs1764700000000,
+  MarketsCatalogue1764800000000,
 ];
