@@ -18,8 +18,8 @@ export interface CatalogueEntry {
   market: string | null;
 }
 
-/** One asset's market figures. Decimal strings (no exponent); null when the vendor has no figure. Changes are percent. */
-export interface MarketQuote extends CatalogueEntry {
+/** The figures of an Asset (contract 2.3). Decimal strings (no exponent); null when there is no figure. Changes are percent. */
+export interface QuoteFigures {
   price: string | null;
   change1h: string | null;
   change24h: string | null;
@@ -30,6 +30,10 @@ export interface MarketQuote extends CatalogueEntry {
   low24h: string | null;
   /** About a week of closes, oldest first; empty when the vendor gives none. */
   sparkline7d: string[];
+}
+
+/** One asset's market figures as a vendor gives them. */
+export interface MarketQuote extends CatalogueEntry, QuoteFigures {
   /** ISO-8601 time of the vendor's last update, when it says. */
   updatedAt: string | null;
 }

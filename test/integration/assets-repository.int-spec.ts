@@ -1,11 +1,11 @@
 import { DataSource } from 'typeorm';
-import type { AssetQuoteInput, CatalogueEntry } from '../../src/modules/markets/asset-row';
+import type { AssetQuoteInput, CatalogueAsset } from '../../src/modules/markets/asset-row';
 import { AssetsRepository } from '../../src/modules/markets/assets.repository';
 import { loadSeedUniverse } from '../../src/modules/markets/seed/seed-universe';
 import { openTestDbInOwnSchema } from '../support/test-db';
 
-const coin = (coingeckoId: string, symbol: string, name: string): CatalogueEntry => ({ type: 'CRYPTO', symbol, name, coingeckoId });
-const stock = (yahooSymbol: string, symbol: string, market: 'US' | 'HK' | 'JP' | 'KR', name: string, sector?: string): CatalogueEntry => ({
+const coin = (coingeckoId: string, symbol: string, name: string): CatalogueAsset => ({ type: 'CRYPTO', symbol, name, coingeckoId });
+const stock = (yahooSymbol: string, symbol: string, market: 'US' | 'HK' | 'JP' | 'KR', name: string, sector?: string): CatalogueAsset => ({
   type: 'STOCK',
   symbol,
   name,
@@ -15,7 +15,7 @@ const stock = (yahooSymbol: string, symbol: string, market: 'US' | 'HK' | 'JP' |
   sector: sector ?? null,
   categories: sector ? [sector.toLowerCase()] : [],
 });
-const other = (type: 'ETF' | 'FOREX' | 'COMMODITY', yahooSymbol: string, symbol: string, name: string): CatalogueEntry => ({
+const other = (type: 'ETF' | 'FOREX' | 'COMMODITY', yahooSymbol: string, symbol: string, name: string): CatalogueAsset => ({
   type,
   symbol,
   name,
@@ -61,7 +61,7 @@ describe(AssetsRepository.name, () => {
 
   /** A small world: [key, entry, quote]; the entries go in this order, so ids follow it. */
   async function seedWorld(): Promise<void> {
-    const world: Array<[string, CatalogueEntry, Partial<AssetQuoteInput> | null]> = [
+    const world: Array<[string, CatalogueAsset, Partial<AssetQuoteInput> | null]> = [
       ['gld-etf', other('ETF', 'GLD', 'GLD', 'SPDR Gold Shares'), { marketCapUsd: '100000000000', volume24hUsd: '2000000000', change24h: '0.5', price: '240' }],
       ['uni-small', coin('universe-token', 'UNI', 'Universe Token'), { marketCapUsd: '1000000', volume24hUsd: '5000', change24h: '900', price: '0.01' }],
       [

@@ -1,8 +1,9 @@
 import { toDecimalString } from '../../common/decimal/decimal';
+import type { QuoteFigures } from '../../providers/market-data-provider';
 import type { AssetType, StockMarket } from './asset-types';
 
 /** A catalogue entry as the seed and the crypto job write it: keyed by exactly one vendor id. */
-export interface CatalogueEntry {
+export interface CatalogueAsset {
   type: AssetType;
   symbol: string;
   name: string;
@@ -18,25 +19,16 @@ export interface CatalogueEntry {
   marketCapRank?: number | null;
 }
 
-/** The latest quote of one asset; every value a decimal string (or null when the vendor has none). */
-export interface AssetQuoteInput {
+/** The latest quote of one asset, with market cap and volume in USD for sorting across currencies. */
+export interface AssetQuoteInput extends QuoteFigures {
   assetId: number;
-  price: string | null;
-  change1h: string | null;
-  change24h: string | null;
-  change7d: string | null;
-  volume24h: string | null;
-  marketCap: string | null;
-  high24h: string | null;
-  low24h: string | null;
   marketCapUsd: string | null;
   volume24hUsd: string | null;
-  sparkline7d: string[];
   sourceUpdatedAt: Date | null;
 }
 
 /** An asset with its latest quote (all quote fields null before the first refresh). */
-export interface AssetRow {
+export interface AssetRow extends QuoteFigures {
   id: number;
   type: AssetType;
   symbol: string;
@@ -52,15 +44,6 @@ export interface AssetRow {
   binancePair: string | null;
   marketCapRank: number | null;
   listed: boolean;
-  price: string | null;
-  change1h: string | null;
-  change24h: string | null;
-  change7d: string | null;
-  volume24h: string | null;
-  marketCap: string | null;
-  high24h: string | null;
-  low24h: string | null;
-  sparkline7d: string[];
   sourceUpdatedAt: Date | null;
   refreshedAt: Date | null;
 }

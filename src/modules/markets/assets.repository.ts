@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ASSET_COLUMNS, AssetPage, AssetQuoteInput, AssetRow, CatalogueEntry, toAssetRow } from './asset-row';
+import { ASSET_COLUMNS, AssetPage, AssetQuoteInput, AssetRow, CatalogueAsset, toAssetRow } from './asset-row';
 import type { AssetType, StockMarket } from './asset-types';
 
 /** `/assets` sort keys and the only SQL each one may put into ORDER BY. */
@@ -81,9 +81,9 @@ export class AssetsRepository {
    * asset keeps its id and is listed again; metadata an entry leaves empty (sector, industry, currency,
    * Binance pair, categories) keeps its stored value.
    */
-  async upsertCatalogue(entries: CatalogueEntry[]): Promise<RefreshTarget[]> {
-    const byCoingecko = new Map<string, CatalogueEntry>();
-    const byYahoo = new Map<string, CatalogueEntry>();
+  async upsertCatalogue(entries: CatalogueAsset[]): Promise<RefreshTarget[]> {
+    const byCoingecko = new Map<string, CatalogueAsset>();
+    const byYahoo = new Map<string, CatalogueAsset>();
     for (const entry of entries) {
       if (entry.coingeckoId) byCoingecko.set(entry.coingeckoId, { ...entry, yahooSymbol: null });
       else if (entry.yahooSymbol) byYahoo.set(entry.yahooSymbol, entry);
@@ -221,7 +221,7 @@ export class AssetsRepository {
     return { rows: rows.map(toAssetRow), total };
   }
 
-  private async upsertKeyedBy(key: 'coingecko_id' | 'yahoo_symbol', entries: CatalogueEntry[]): Promise<RefreshTarget[]> {
+  private async upsertKeyedBy(key: 'coingecko_id' | 'yahoo_symbol', entries: CatalogueAsset[]): Promise<RefreshTarget[]> {
     if (entries.length === 0) return [];
     const rows: Array<Record<string, unknown>> = await this.db.query(
       `INSERT INTO assets (type, symbol, name, market, stock_code, currency, sector, industry, categories,

@@ -1,4 +1,4 @@
-import type { CatalogueEntry } from '../asset-row';
+import type { CatalogueAsset } from '../asset-row';
 import { ASSET_TYPES, STOCK_MARKETS, toStockCode } from '../asset-types';
 import { ETFS } from './etfs.seed';
 import { COMMODITIES, FX_PAIRS } from './fx-commodities.seed';
@@ -28,10 +28,10 @@ export function toCategorySlug(label: string): string {
  * problem found: a duplicate Yahoo symbol, a crypto or unknown type, a stock without a known market or whose
  * Yahoo suffix does not match it, a symbol that is not the Yahoo symbol without its suffix.
  */
-export function loadSeedUniverse(lists: readonly SeedEntry[][] = SEED_LISTS): CatalogueEntry[] {
+export function loadSeedUniverse(lists: readonly SeedEntry[][] = SEED_LISTS): CatalogueAsset[] {
   const problems: string[] = [];
   const seen = new Set<string>();
-  const entries: CatalogueEntry[] = [];
+  const entries: CatalogueAsset[] = [];
   for (const seed of lists.flat()) {
     const label = seed.yahooSymbol;
     if (seen.has(label)) problems.push(`${label}: duplicate yahoo symbol`);
