@@ -1,59 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator.server';
+import { shapeDiff } from '../support/json-shape';
+import { vendorFixture } from '../support/vendor-fixtures';
 
-const FIXTURES = resolve(__dirname, '../../..', 'shared/fixtures');
+/** A recorded body by its path under shared/fixtures (`coingecko/global.2025.json`). */
+function fixture(path: string): any {
+  const [vendor, name] = path.split('/');
+  return vendorFixture(vendor, name);
+}
+
 const SEED = 11;
 /** Wednesday 2026-09-23 15:00:00.500 UTC: US, crypto and FX markets open, inside a price step. */
 const T0 = Date.UTC(2026, 8, 23, 15, 0, 0, 500);
 const MINUTE_MS = 60_000;
 
 type Json = unknown;
-
-function fixture(path: string): any {
-  return JSON.parse(readFileSync(resolve(FIXTURES, path), 'utf8'));
-}
-
-function kind(value: Json): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-}
-
-/**
- * Differences between the shapes of `actual` and the recorded `expected`: key sets level by level and the kind of
- * every value (number vs string matters: Binance sends prices as strings). Arrays compare first elements, tuples
- * (mixed kinds, e.g. kline rows) by position. null on either side matches (nullable fields). Paths in `currencyMaps`
- * are CoinGecko's per-currency maps, whose currency list changes over the years: only their value kinds count.
- * `extra` and `optional` list paths the simulator may add or leave out (written with [0] for array elements).
- */
-function shapeDiff(actual: Json, expected: Json, rules: { extra?: string[]; optional?: string[]; currencyMaps?: RegExp } = {}, path = '$'): string[] {
-  if (actual === null || expected === null) return [];
-  if (kind(actual) !== kind(expected)) return [`${path}: ${kind(actual)} instead of ${kind(expected)}`];
-  if (Array.isArray(actual) && Array.isArray(expected)) {
-    if (actual.length === 0 || expected.length === 0) return [];
-    const tuple = new Set(expected.map(kind)).size > 1;
-    const positions = tuple ? Math.min(actual.length, expected.length) : 1;
-    const out: string[] = [];
-    for (let i = 0; i < positions; i++) out.push(...shapeDiff(actual[i], expected[i], rules, `${path}[${tuple ? i : 0}]`));
-    return out;
-  }
-  if (kind(actual) !== 'object') return [];
-  const a = actual as Record<string, Json>;
-  const e = expected as Record<string, Json>;
-  if (rules.currencyMaps?.test(path)) {
-    const kinds = new Set(Object.values(e).map(kind));
-    return Object.entries(a).flatMap(([key, value]) => (kinds.has(kind(value)) ? [] : [`${path}.${key}: ${kind(value)}`]));
-  }
-  const out: string[] = [];
-  for (const key of Object.keys(e)) if (!(key in a) && !rules.optional?.includes(`${path}.${key}`)) out.push(`${path}.${key}: missing`);
-  for (const key of Object.keys(a)) {
-    if (!(key in e)) {
-      if (!rules.extra?.includes(`${path}.${key}`)) out.push(`${path}.${key}: unexpected`);
-    } else {
-      out.push(...shapeDiff(a[key], e[key], rules, `${path}.${key}`));
-    }
-  }
-  return out;
-}
 
 async function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; json: any; text: string; headers: Headers }> {
   const res = await fetch(url, { headers });

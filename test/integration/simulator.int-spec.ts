@@ -6,6 +6,7 @@ import { RunningSimulator, startSimulator } from '../../src/simulator/simulator.
 import { OUTCOME_TOKEN_BASE } from '../../src/simulator/hyperliquid/account-state';
 import { SimWorld } from '../../src/simulator/world/sim-world';
 import { hlFixture } from '../support/hl-fixtures';
+import { shapeDiff } from '../support/json-shape';
 
 const REPO = resolve(__dirname, '../..');
 const WALLETS = 300;
@@ -17,49 +18,14 @@ const T0 = 1_767_225_600_000 + 500;
 const DECIMAL = /^-?\d+\.\d+$/;
 
 type Json = unknown;
-type Row = Record<string, unknown>;
 
 function fixture(name: string): Json {
   return hlFixture(name);
 }
 
-function kind(value: Json): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-}
-
-const CONTAINERS = new Set(['object', 'array']);
-
-/**
- * Differences between the key sets of `actual` and `expected`, level by level. Arrays compare their first
- * elements, except tuples (elements of mixed kinds, e.g. [meta, ctxs] or ["day", {...}]) which compare by
- * position. null matches anything (nullable fields) and scalars match scalars (ccxt stringifies integers);
- * `extra` lists paths the simulator may add (modern fields).
- */
-function keyDiff(actual: Json, expected: Json, extra: string[] = [], path = '$'): string[] {
-  if (actual === null || expected === null) return [];
-  if (!CONTAINERS.has(kind(actual)) && !CONTAINERS.has(kind(expected))) return [];
-  if (kind(actual) !== kind(expected)) return [`${path}: ${kind(actual)} instead of ${kind(expected)}`];
-  if (Array.isArray(actual) && Array.isArray(expected)) {
-    if (actual.length === 0 || expected.length === 0) return [];
-    const tuple = new Set(expected.map(kind)).size > 1;
-    const positions = tuple ? Math.min(actual.length, expected.length) : 1;
-    const out: string[] = [];
-    for (let i = 0; i < positions; i++) out.push(...keyDiff(actual[i], expected[i], extra, `${path}[${tuple ? i : 0}]`));
-    return out;
-  }
-  if (kind(actual) !== 'object') return [];
-  const a = actual as Row;
-  const e = expected as Row;
-  const out: string[] = [];
-  for (const key of Object.keys(e)) if (!(key in a)) out.push(`${path}.${key}: missing`);
-  for (const key of Object.keys(a)) {
-    if (!(key in e)) {
-      if (!extra.includes(`${path}.${key}`)) out.push(`${path}.${key}: unexpected`);
-    } else {
-      out.push(...keyDiff(a[key], e[key], extra, `${path}.${key}`));
-    }
-  }
-  return out;
+/** The Hyperliquid recorders stringify integers (ccxt), so scalars match scalars here; only key sets count. */
+function keyDiff(actual: Json, expected: Json, extra: string[] = []): string[] {
+  return shapeDiff(actual, expected, { extra, scalarKinds: false });
 }
 
 async function info(sim: RunningSimulator, body: unknown): Promise<{ status: number; json: Json; text: string; headers: Headers }> {
