@@ -12,6 +12,7 @@ import { KvModule } from './infra/kv/kv.module';
 import { AccountModule } from './modules/account/account.module';
 import { HealthModule } from './modules/health/health.module';
 import { HlModule } from './modules/hl/hl.module';
+import { MarketsModule } from './modules/markets/markets.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { JobsModule } from './jobs/jobs.module';
 import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
@@ -41,6 +42,7 @@ export class AppModule {
         AccountModule,
         UsageModule,
         HlModule,
+        MarketsModule,
         JobsModule,
         HlJobsModule,
         OpsModule,

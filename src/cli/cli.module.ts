@@ -7,11 +7,12 @@ import { KvModule } from '../infra/kv/kv.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { AccountModule } from '../modules/account/account.module';
 import { HlJobsModule } from '../modules/hl/jobs/hl-jobs.module';
+import { MarketsCatalogueModule } from '../modules/markets/markets-catalogue.module';
 
 /**
  * The slice of the application the ops commands need: accounts and keys (operator changes go to
  * PostgreSQL and bump credit_epoch, which every replica picks up when it re-reads the caller), and the
- * jobs with the KV store their locks and the upstream weight budget live in.
+ * jobs with the KV store their locks and the upstream weight budget live in, and the Markets catalogue.
  */
 @Module({})
 export class CliModule {
@@ -25,6 +26,7 @@ export class CliModule {
         AccountModule,
         JobsModule,
         HlJobsModule,
+        MarketsCatalogueModule,
       ],
     };
   }

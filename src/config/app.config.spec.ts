@@ -174,7 +174,14 @@ describe('loadAppConfig: job schedules', () => {
     const on = Object.entries(schedules)
       .filter(([, schedule]) => schedule.enabled)
       .map(([name]) => name);
-    expect(on).toEqual(['housekeeping.job-runs']);
+    expect(on).toEqual(['markets.crypto', 'markets.tradfi', 'housekeeping.job-runs']);
+  });
+
+  it('turns off every markets.* job with MARKETS_JOBS_ENABLED=false, and only those', () => {
+    const { schedules } = loadAppConfig({ MARKETS_JOBS_ENABLED: 'false', MARKETS_TRADFI_INTERVAL_MS: '300000' }).jobs;
+
+    expect(Object.keys(schedules).filter((name) => !schedules[name as keyof typeof schedules].enabled)).toEqual(['markets.crypto', 'markets.tradfi']);
+    expect(schedules['markets.tradfi'].intervalMs).toBe(300_000);
   });
 
   it('turns the whole schedule off with JOBS_ENABLED=false, leaving each switch as configured', () => {

@@ -15,6 +15,8 @@ export const SCHEDULED_JOBS = [
   'hl.fills',
   'hl.leaderboard',
   'hl.snapshot',
+  'markets.crypto',
+  'markets.tradfi',
   'housekeeping.job-runs',
 ] as const;
 export type ScheduledJobName = (typeof SCHEDULED_JOBS)[number];
@@ -65,6 +67,8 @@ export interface AppConfig {
     timeoutMs: number;
     maxRetries: number;
   };
+  /** The crypto universe's size: the top N coins by market cap. */
+  markets: { cryptoUniverse: number };
   hlJobs: {
     /** HL_JOBS_ENABLED: the switch of every hl.* job, already folded into jobs.schedules. */
     enabled: boolean;
@@ -155,6 +159,7 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       timeoutMs: env.MARKET_UPSTREAM_TIMEOUT_MS,
       maxRetries: env.MARKET_UPSTREAM_MAX_RETRIES,
     },
+    markets: { cryptoUniverse: env.MARKETS_CRYPTO_UNIVERSE },
     hlJobs: {
       enabled: env.HL_JOBS_ENABLED,
       midsIntervalMs: env.HL_MIDS_INTERVAL_MS,
@@ -173,7 +178,10 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
   };
 }
 
-/** `<JOB>_ENABLED` and `<JOB>_INTERVAL_MS` of each job (its name in upper snake case); HL_JOBS_ENABLED covers every hl.* job. */
+/**
+ * `<JOB>_ENABLED` and `<JOB>_INTERVAL_MS` of each job (its name in upper snake case); HL_JOBS_ENABLED covers
+ * every hl.* job, MARKETS_JOBS_ENABLED every markets.* job.
+ */
 function jobSchedules(env: EnvironmentVariables): Record<ScheduledJobName, JobSchedule> {
   const hl = (enabled: boolean, intervalMs: number): JobSchedule => ({ enabled: env.HL_JOBS_ENABLED && enabled, intervalMs });
   return {
@@ -184,6 +192,8 @@ function jobSchedules(env: EnvironmentVariables): Record<ScheduledJobName, JobSc
     'hl.fills': hl(env.HL_FILLS_ENABLED, env.HL_FILLS_INTERVAL_MS ?? env.HL_TRADES_INTERVAL_MS),
     'hl.leaderboard': hl(env.HL_LEADERBOARD_ENABLED, env.HL_LEADERBOARD_INTERVAL_MS),
     'hl.snapshot': hl(env.HL_SNAPSHOT_ENABLED, env.HL_SNAPSHOT_INTERVAL_MS),
+    'markets.crypto': { enabled: env.MARKETS_JOBS_ENABLED && env.MARKETS_CRYPTO_ENABLED, intervalMs: env.MARKETS_CRYPTO_INTERVAL_MS },
+    'markets.tradfi': { enabled: env.MARKETS_JOBS_ENABLED && env.MARKETS_TRADFI_ENABLED, intervalMs: env.MARKETS_TRADFI_INTERVAL_MS },
     'housekeeping.job-runs': { enabled: env.HOUSEKEEPING_JOB_RUNS_ENABLED, intervalMs: env.HOUSEKEEPING_JOB_RUNS_INTERVAL_MS },
   };
 }

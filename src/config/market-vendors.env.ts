@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min } from 'class-validator';
-import { emptyToUndefined, toInt } from './env-validators';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min } from 'class-validator';
+import { emptyToUndefined, toBoolean, toInt } from './env-validators';
 
 /** The market-data vendors' settings (CoinGecko, Binance, Yahoo Finance); EnvironmentVariables extends it. */
 export class MarketVendorVariables {
@@ -77,4 +77,41 @@ export class MarketVendorVariables {
   @Min(0)
   @Max(5)
   MARKET_UPSTREAM_MAX_RETRIES = 2;
+
+  /** The switch of every markets.* job (quote and catalogue refreshes). */
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
+  MARKETS_JOBS_ENABLED = true;
+
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
+  MARKETS_CRYPTO_ENABLED = true;
+
+  /** Crypto catalogue and quotes: one CoinGecko call per 250 coins of the universe each run. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10_000)
+  @Max(86_400_000)
+  MARKETS_CRYPTO_INTERVAL_MS = 60_000;
+
+  @Transform(toBoolean)
+  @IsOptional()
+  @IsBoolean()
+  MARKETS_TRADFI_ENABLED = true;
+
+  /** Stocks, ETFs, FX and futures: the seed list, then Yahoo quotes (50 a call) and sparks (20 a call) of every listed one. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10_000)
+  @Max(86_400_000)
+  MARKETS_TRADFI_INTERVAL_MS = 120_000;
+
+  /** The crypto universe: the top N coins by market cap. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(5_000)
+  MARKETS_CRYPTO_UNIVERSE = 1_000;
 }

@@ -34,6 +34,8 @@ export interface QuoteFigures {
 
 /** One asset's market figures as a vendor gives them. */
 export interface MarketQuote extends CatalogueEntry, QuoteFigures {
+  /** ISO 4217 currency of the price and market cap; null when the vendor does not say. */
+  currency: string | null;
   /** ISO-8601 time of the vendor's last update, when it says. */
   updatedAt: string | null;
 }
@@ -70,6 +72,48 @@ export interface GlobalMarketStats {
   updatedAt: string | null;
 }
 
+/** All-time high or low in the quote currency. */
+export interface PriceExtreme {
+  price: string | null;
+  /** ISO-8601. */
+  at: string | null;
+  /** Percent from that extreme to the current price. */
+  changePercent: string | null;
+}
+
+/**
+ * What a vendor says of an asset beyond its quote (`/assets/{symbol}`'s extended metadata). Every field is
+ * null (or empty) when the vendor has no such figure: crypto vendors fill the supply and project fields,
+ * exchange-listed ones the exchange and trading state.
+ */
+export interface AssetProfile {
+  description: string | null;
+  /** The vendor's category labels ("Smart Contract Platform"). */
+  categories: string[];
+  /** Web links by kind (homepage, whitepaper, explorers, ...), empty kinds left out. */
+  links: Record<string, string[]>;
+  imageUrl: string | null;
+  /** YYYY-MM-DD. */
+  genesisDate: string | null;
+  hashingAlgorithm: string | null;
+  /** Token contract address by platform; empty for a native coin or a security. */
+  contracts: Record<string, string>;
+  circulatingSupply: string | null;
+  totalSupply: string | null;
+  maxSupply: string | null;
+  fullyDilutedValuation: string | null;
+  allTimeHigh: PriceExtreme | null;
+  allTimeLow: PriceExtreme | null;
+  /** The exchange the quote comes from ("NasdaqGS", "HKSE"). */
+  exchange: string | null;
+  /** ISO 4217 currency of the price. */
+  currency: string | null;
+  /** The vendor's market state (REGULAR, CLOSED, PRE, POST), for exchange-listed assets. */
+  marketState: string | null;
+  /** ISO-8601 time of the vendor's last update. */
+  updatedAt: string | null;
+}
+
 export interface ListQuotesParams {
   type: AssetType;
   /** 1-based page of the vendor's ranking by market cap. */
@@ -95,6 +139,7 @@ export interface MarketDataProvider {
   /** Ascending by openTime, at most `limit` bars ending now. */
   getCandles(params: { sourceId: string; interval: CandleInterval; limit: number; signal?: AbortSignal }): Promise<Candle[]>;
   getTickers(params: { sourceId: string; signal?: AbortSignal }): Promise<VenueTicker[]>;
+  getProfile(params: { sourceId: string; signal?: AbortSignal }): Promise<AssetProfile>;
   getGlobalStats(params: { signal?: AbortSignal }): Promise<GlobalMarketStats>;
   listCatalogue(params: { type: AssetType; signal?: AbortSignal }): Promise<CatalogueEntry[]>;
   search(params: { query: string; type?: AssetType; signal?: AbortSignal }): Promise<CatalogueEntry[]>;
@@ -111,6 +156,7 @@ export class DisabledMarketDataProvider implements MarketDataProvider {
   listQuotes = refuse;
   getCandles = refuse;
   getTickers = refuse;
+  getProfile = refuse;
   getGlobalStats = refuse;
   listCatalogue = refuse;
   search = refuse;

@@ -1,4 +1,6 @@
+import { SEED_LISTS } from '../../src/modules/markets/seed/seed-universe';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator.server';
+import { LISTINGS } from '../../src/simulator/world/stock-listings';
 import { shapeDiff } from '../support/json-shape';
 import { vendorFixture } from '../support/vendor-fixtures';
 
@@ -14,6 +16,11 @@ const T0 = Date.UTC(2026, 8, 23, 15, 0, 0, 500);
 const MINUTE_MS = 60_000;
 
 type Json = unknown;
+
+/** A seeded asset of each class that no named listing covers, so its listing is derived (simulator-seed-listings covers them all). */
+const DERIVED_SAMPLE = ['STOCK', 'ETF', 'FOREX', 'COMMODITY'].map(
+  (type) => SEED_LISTS.flat().find((entry) => entry.type === type && !LISTINGS.some((listing) => listing.symbol === entry.yahooSymbol))?.yahooSymbol,
+);
 
 async function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; json: any; text: string; headers: Headers }> {
   const res = await fetch(url, { headers });
@@ -188,6 +195,7 @@ describe('market simulators (CoinGecko, Binance, Yahoo) over one world', () => {
       `${sut.env.COINGECKO_API_URL}/global`,
       `${sut.env.BINANCE_API_URL}/api/v3/klines?symbol=SOLUSDT&interval=1h&limit=50`,
       `${sut.env.YAHOO_QUERY_URL}/v8/finance/chart/7203.T?interval=1h&range=5d`,
+      `${sut.env.YAHOO_QUERY_URL}/v7/finance/spark?symbols=${encodeURIComponent(DERIVED_SAMPLE.join(','))}&interval=1h&range=5d`,
     ];
     for (const path of paths) {
       const a = await get(path);
@@ -195,6 +203,8 @@ describe('market simulators (CoinGecko, Binance, Yahoo) over one world', () => {
       expect(a.status).toBe(200);
       expect(b.text).toBe(a.text);
     }
+    const derived = await get(paths[paths.length - 1]);
+    expect(Object.keys(derived.json)).toEqual(DERIVED_SAMPLE);
   });
 
   describe('Yahoo cookie and crumb', () => {

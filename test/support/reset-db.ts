@@ -9,6 +9,6 @@ export async function resetDb(db: DataSource): Promise<void> {
   await db.query(
     `TRUNCATE usage_counters, credit_transactions, api_keys, accounts,
               hl_addresses, hl_markets, hl_mids, hl_mid_samples, hl_positions, hl_spot_balances, hl_trades, hl_fills,
-              hl_current_snapshots, hl_snapshot_coins, hl_snapshots, job_runs CASCADE`,
+              hl_current_snapshots, hl_snapshot_coins, hl_snapshots, job_runs, asset_quotes, assets CASCADE`,
   );
 }

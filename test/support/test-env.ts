@@ -31,6 +31,12 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     USAGE_SYNC_INTERVAL_MS: '200',
     // Suites that want the snapshot jobs turn them on and point them at a simulator.
     HL_JOBS_ENABLED: 'false',
+    MARKETS_JOBS_ENABLED: 'false',
+    // No test reaches a real vendor: suites that want market data point these at a simulator or a stub.
+    COINGECKO_API_URL: 'http://127.0.0.1:9/coingecko',
+    BINANCE_API_URL: 'http://127.0.0.1:9/binance',
+    YAHOO_QUERY_URL: 'http://127.0.0.1:9/yahoo',
+    YAHOO_COOKIE_URL: 'http://127.0.0.1:9/yahoo/cookie',
     ...overrides,
   });
 }

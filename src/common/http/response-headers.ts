@@ -15,6 +15,7 @@ export const HEADER = {
   retryAfter: 'retry-after',
   creditsCost: 'x-credits-cost',
   creditsRemaining: 'x-credits-remaining',
+  age: 'age',
 } as const;
 
 /**

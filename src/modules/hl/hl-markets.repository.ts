@@ -13,6 +13,17 @@ export interface MarketRow {
   outcomeName: string | null;
 }
 
+/** A perp or spot market as a trading venue sees it: price, and 24 h volume and open interest in USD. */
+export interface VenueMarketRow {
+  market: 'perp' | 'spot';
+  coin: string;
+  dex: string;
+  price: string | null;
+  dayVolumeUsd: string | null;
+  openInterestUsd: string | null;
+  updatedAt: Date;
+}
+
 export interface SnapshotCoinRow {
   market: string;
   coin: string;
@@ -39,6 +50,24 @@ export class HlMarketsRepository {
       outcomeId: r.outcome_id === null ? null : Number(r.outcome_id),
       outcomeSide: r.outcome_side === null ? null : Number(r.outcome_side),
       outcomeName: nullableText(r.outcome_name),
+    }));
+  }
+
+  /** Perp and spot markets with figures in USD (open interest is in coins upstream: times the mark). */
+  async listVenueMarkets(): Promise<VenueMarketRow[]> {
+    const rows: Array<Record<string, unknown>> = await this.db.query(
+      `SELECT market, coin, dex, COALESCE(mid_px, mark_px)::text AS price, day_ntl_vlm::text AS day_volume,
+              (open_interest * mark_px)::text AS open_interest_usd, updated_at
+         FROM hl_markets WHERE market IN ('perp', 'spot')`,
+    );
+    return rows.map((r) => ({
+      market: r.market as VenueMarketRow['market'],
+      coin: String(r.coin),
+      dex: String(r.dex ?? ''),
+      price: nullableText(r.price),
+      dayVolumeUsd: nullableText(r.day_volume),
+      openInterestUsd: nullableText(r.open_interest_usd),
+      updatedAt: r.updated_at as Date,
     }));
   }
 

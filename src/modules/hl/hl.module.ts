@@ -16,9 +16,10 @@ import { HlSmartTradersRepository } from './hl-smart-traders.repository';
 import { HlSmartTradersService } from './hl-smart-traders.service';
 import { HlTradersController } from './hl-traders.controller';
 import { HlTrendingRepository } from './hl-trending.repository';
+import { HlVenueService } from './hl-venue.service';
 import { HlSnapshotModule } from './snapshot/hl-snapshot.module';
 
-/** Exchange-chain analytics (/hl): read side over the published snapshots and the polled market tables. */
+/** Exchange-chain analytics (/hl): read side over the published snapshots and the polled market tables; Markets reads Hyperliquid as a venue through HlVenueService. */
 @Module({
   controllers: [HlHoldersController, HlMarketController, HlTradersController],
   imports: [HlSnapshotModule],
@@ -39,7 +40,8 @@ import { HlSnapshotModule } from './snapshot/hl-snapshot.module';
     HlLeaderboardService,
     HlMarketService,
     HlSmartTradersService,
+    HlVenueService,
   ],
-  exports: [HlCatalogService],
+  exports: [HlCatalogService, HlVenueService],
 })
 export class HlModule {}

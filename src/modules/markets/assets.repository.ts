@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ASSET_COLUMNS, AssetPage, AssetQuoteInput, AssetRow, CatalogueAsset, toAssetRow } from './asset-row';
 import type { AssetType, StockMarket } from './asset-types';
+import type { SortOrder } from '../../common/pagination/sort-order';
 
 /** `/assets` sort keys and the only SQL each one may put into ORDER BY. */
 export const ASSET_SORT_COLUMNS = {
@@ -14,7 +15,7 @@ export const ASSET_SORT_COLUMNS = {
   symbol: 'lower(a.symbol)',
 } as const;
 export type AssetSort = keyof typeof ASSET_SORT_COLUMNS;
-export type SortOrder = 'asc' | 'desc';
+export const ASSET_SORTS = Object.keys(ASSET_SORT_COLUMNS) as AssetSort[];
 
 export interface PageWindow {
   limit: number;
@@ -49,6 +50,8 @@ export interface SearchHit {
   name: string;
   market: StockMarket | null;
   stockCode: string | null;
+  /** When the asset's quote was last refreshed; null before the first refresh. */
+  refreshedAt: Date | null;
 }
 
 export interface RefreshTarget {
@@ -56,6 +59,8 @@ export interface RefreshTarget {
   type: AssetType;
   coingeckoId: string | null;
   yahooSymbol: string | null;
+  /** Quote currency; null means USD. */
+  currency: string | null;
 }
 
 // A symbol is compared with the whole query (pg_trgm's default threshold for %); the query with the closest
@@ -107,10 +112,16 @@ export class AssetsRepository {
   /** Listed assets of the given classes with their vendor ids, for the quote refresh jobs. */
   async listRefreshTargets(types: AssetType[]): Promise<RefreshTarget[]> {
     const rows: Array<Record<string, unknown>> = await this.db.query(
-      `SELECT id, type, coingecko_id, yahoo_symbol FROM assets WHERE listed AND type = ANY($1::text[]) ORDER BY id`,
+      `SELECT id, type, coingecko_id, yahoo_symbol, currency FROM assets WHERE listed AND type = ANY($1::text[]) ORDER BY id`,
       [types],
     );
     return rows.map(toRefreshTarget);
+  }
+
+  /** Listed assets per class (classes with none are absent). */
+  async countListedByType(): Promise<Partial<Record<AssetType, number>>> {
+    const rows: Array<{ type: AssetType; n: number }> = await this.db.query(`SELECT type, count(*)::int AS n FROM assets WHERE listed GROUP BY type`);
+    return Object.fromEntries(rows.map((r) => [r.type, Number(r.n)]));
   }
 
   /** Replaces the latest quote of every given asset in one statement. */
@@ -185,7 +196,7 @@ export class AssetsRepository {
     const params = [term, `${escapeLike(term)}%`, `%${escapeLike(term)}%`, type ?? null];
     const [{ total }]: Array<{ total: number }> = await this.db.query(`SELECT count(*)::int AS total ${where}`, params);
     const rows: Array<Record<string, unknown>> = await this.db.query(
-      `SELECT a.id, a.type, a.symbol, a.name, a.market, a.stock_code ${where}
+      `SELECT a.id, a.type, a.symbol, a.name, a.market, a.stock_code, q.refreshed_at ${where}
         ORDER BY ${tier}, q.market_cap_usd DESC NULLS LAST, a.id ASC LIMIT $5 OFFSET $6`,
       [...params, limit, offset],
     );
@@ -196,6 +207,7 @@ export class AssetsRepository {
       name: String(r.name),
       market: (r.market ?? null) as StockMarket | null,
       stockCode: r.stock_code === null ? null : String(r.stock_code),
+      refreshedAt: r.refreshed_at === null || r.refreshed_at === undefined ? null : new Date(r.refreshed_at as string),
     }));
     return { hits, total };
   }
@@ -238,7 +250,7 @@ export class AssetsRepository {
          categories = CASE WHEN cardinality(EXCLUDED.categories) > 0 THEN EXCLUDED.categories ELSE assets.categories END,
          binance_pair = COALESCE(EXCLUDED.binance_pair, assets.binance_pair), market_cap_rank = EXCLUDED.market_cap_rank,
          listed = true, updated_at = now()
-       RETURNING id, type, coingecko_id, yahoo_symbol`,
+       RETURNING id, type, coingecko_id, yahoo_symbol, currency`,
       [JSON.stringify(entries)],
     );
     return rows.map(toRefreshTarget);
@@ -261,6 +273,7 @@ function toRefreshTarget(r: Record<string, unknown>): RefreshTarget {
     type: r.type as AssetType,
     coingeckoId: r.coingecko_id === null ? null : String(r.coingecko_id),
     yahooSymbol: r.yahoo_symbol === null ? null : String(r.yahoo_symbol),
+    currency: r.currency === null || r.currency === undefined ? null : String(r.currency),
   };
 }
 

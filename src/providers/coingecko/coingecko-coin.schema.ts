@@ -1,6 +1,7 @@
 import { Fields } from '../kit/schema-reader';
 import { asObject, asString, decimalFieldOrNull, isoFieldOrNull, nonEmptyStrings, textOrNull } from './coingecko-reader';
-import { CryptoAssetDetail, CryptoAssetLinks, PriceExtreme } from './coingecko.types';
+import { PriceExtreme } from '../market-data-provider';
+import { CryptoAssetDetail, CryptoAssetLinks } from './coingecko.types';
 
 const GENESIS_DATE = /^\d{4}-\d{2}-\d{2}$/;
 

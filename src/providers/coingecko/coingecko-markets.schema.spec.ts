@@ -28,6 +28,7 @@ describe(parseCoinsMarkets.name, () => {
     const [bitcoin] = parseCoinsMarkets(fixture('coins-markets.ids-bitcoin.2021.json'));
     expect(bitcoin).toEqual({
       sourceId: 'bitcoin',
+      currency: 'USD',
       symbol: 'BTC',
       name: 'Bitcoin',
       type: 'CRYPTO',

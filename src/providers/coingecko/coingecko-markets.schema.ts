@@ -33,6 +33,8 @@ function parseMarketsItem(item: unknown, path: string): MarketQuote {
     name: coin.string('name'),
     type: 'CRYPTO',
     market: null,
+    // Asked with vs_currency=usd.
+    currency: 'USD',
     price: decimalFieldOrNull(coin, 'current_price'),
     change1h: decimalFieldOrNull(coin, 'price_change_percentage_1h_in_currency'),
     // The plain 24 h field is the same figure; bodies asked without price_change_percentage carry only it.

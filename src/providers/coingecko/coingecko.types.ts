@@ -1,4 +1,4 @@
-import { VenueTicker } from '../market-data-provider';
+import { PriceExtreme, VenueTicker } from '../market-data-provider';
 
 /** The `days` values `/coins/{id}/ohlc` accepts on every plan (the demo plan serves the past 365 days only). */
 export const OHLC_DAYS = [1, 7, 14, 30, 90, 180, 365] as const;
@@ -28,15 +28,6 @@ export interface CryptoAssetLinks {
   twitterHandle: string | null;
   subreddit: string | null;
   sourceRepositories: string[];
-}
-
-/** All-time high or low in USD. */
-export interface PriceExtreme {
-  price: string | null;
-  /** ISO-8601. */
-  at: string | null;
-  /** Percent from that extreme to the current price. */
-  changePercent: string | null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { cacheLookups } from '../../infra/metrics/metrics';
@@ -25,13 +25,14 @@ export interface UpstreamCacheOptions {
   now?: () => number;
 }
 
-/** What the KV store holds per key: the value and when it was loaded. */
-interface Entry<T> {
+type Outcome<T> = { value: T; loadedAt: number; result: 'hit' | 'miss' | 'stale' };
+
+/** A cached value and when it left the upstream (epoch ms): the response's Age. Also what the KV store holds per key. */
+export interface AgedValue<T> {
   value: T;
   loadedAt: number;
 }
-
-type Outcome<T> = { value: T; result: 'hit' | 'miss' | 'stale' };
+type Entry<T> = AgedValue<T>;
 
 /**
  * Cache-aside for on-demand upstream reads, shared by replicas through the KV store: a value is fresh for
@@ -65,24 +66,29 @@ export class UpstreamCache {
 
   /** The cached value of `key`, or what `load` returns (then cached). Each call counts one lookup, with the result of the flight it joined. */
   async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return (await this.getAged(key, load)).value;
+  }
+
+  /** As get, with the time the value was loaded from the upstream. */
+  async getAged<T>(key: string, load: () => Promise<T>): Promise<AgedValue<T>> {
     let flight = this.inFlight.get(key) as Promise<Outcome<T>> | undefined;
     if (!flight) {
       flight = this.lookup(key, load).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, flight);
     }
-    const { value, result } = await flight;
+    const { value, loadedAt, result } = await flight;
     cacheLookups.inc({ cache: this.options.name, result });
-    return value;
+    return { value, loadedAt };
   }
 
   private async lookup<T>(key: string, load: () => Promise<T>): Promise<Outcome<T>> {
     const valueKey = `cache:${this.options.name}:${key}`;
     const cached = await this.read<T>(valueKey);
-    if (cached && this.isFresh(cached)) return { value: cached.value, result: 'hit' };
+    if (cached && this.isFresh(cached)) return { ...cached, result: 'hit' };
     const lockKey = `${valueKey}:loading`;
     if (!(await this.tryLock(lockKey))) {
       const loadedElsewhere = await this.waitForFresh<T>(valueKey, lockKey);
-      if (loadedElsewhere) return { value: loadedElsewhere.value, result: 'hit' };
+      if (loadedElsewhere) return { ...loadedElsewhere, result: 'hit' };
       return this.load(valueKey, load, cached);
     }
     const lockedAt = Date.now();
@@ -99,11 +105,12 @@ export class UpstreamCache {
     try {
       value = await load();
     } catch (err) {
-      if (err instanceof UpstreamError && cached && this.now() - cached.loadedAt <= this.staleLimitMs) return { value: cached.value, result: 'stale' };
+      if (err instanceof UpstreamError && cached && this.now() - cached.loadedAt <= this.staleLimitMs) return { ...cached, result: 'stale' };
       throw err;
     }
-    await this.write(valueKey, { value, loadedAt: this.now() });
-    return { value, result: 'miss' };
+    const entry = { value, loadedAt: this.now() };
+    await this.write(valueKey, entry);
+    return { ...entry, result: 'miss' };
   }
 
   private isFresh(entry: Entry<unknown>): boolean {
@@ -152,12 +159,18 @@ export class UpstreamCache {
   }
 }
 
+/** Optional provider of the clock every cache of the factory ages its values by (a global test module moves it past an hour). */
+export const UPSTREAM_CACHE_CLOCK = Symbol('UPSTREAM_CACHE_CLOCK');
+
 /** Hands each area its caches, all on the app's KV store: `caches.create({ name: 'coingecko.quotes', freshTtlMs: 30_000 })`. */
 @Injectable()
 export class UpstreamCacheFactory {
-  constructor(@Inject(KV_STORE) private readonly kv: KvStore) {}
+  constructor(
+    @Inject(KV_STORE) private readonly kv: KvStore,
+    @Optional() @Inject(UPSTREAM_CACHE_CLOCK) private readonly clock?: () => number,
+  ) {}
 
   create(options: UpstreamCacheOptions): UpstreamCache {
-    return new UpstreamCache(this.kv, options);
+    return new UpstreamCache(this.kv, { now: this.clock, ...options });
   }
 }

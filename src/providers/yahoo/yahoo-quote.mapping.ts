@@ -45,6 +45,7 @@ export function toMarketQuote(quote: YahooQuote): MarketQuote | null {
     name: quote.name,
     type,
     market: LISTED_TYPES.has(type) ? stockMarketOf(quote.symbol) : null,
+    currency: quote.currency,
     price: quote.price,
     change1h: null,
     // Against the previous close, not a rolling 24 hours: Yahoo has no rolling figure.

@@ -50,6 +50,7 @@ describe(parseQuoteResponse.name, () => {
     const quote = onlyQuote('quote.EURUSD=X.json');
     expect(toMarketQuote(quote)).toEqual({
       sourceId: 'EURUSD=X',
+      currency: 'USD',
       symbol: 'EURUSD=X',
       name: 'EUR/USD',
       type: 'FOREX',

@@ -2,6 +2,7 @@ import { Catalog } from './catalog';
 import { buildCryptoUniverse, CryptoCoin } from './crypto-universe';
 import { PriceModel } from './price-model';
 import { hash2, stringHash, unit } from './prng';
+import { seedListingDefs } from './seed-listings';
 import { EXCHANGES, ExchangeDef, LISTINGS, ListingDef } from './stock-listings';
 import { UnderlyingDef } from './universe';
 
@@ -30,9 +31,10 @@ export interface Bar {
 }
 
 /**
- * The non-Hyperliquid markets of the world: a few hundred coins and a stock/ETF/FX/futures listing. Prices come
- * from the same PriceModel paths, so BTC on every protocol is one number at one instant (up to each venue's
- * rounding). Volumes are deterministic draws per hour bucket.
+ * The non-Hyperliquid markets of the world: a few hundred coins and the stock/ETF/FX/futures listings (the named
+ * ones, then one per asset the service's Markets catalogue seeds). Prices come from the same PriceModel paths, so
+ * BTC on every protocol is one number at one instant (up to each venue's rounding). Volumes are deterministic draws
+ * per hour bucket.
  */
 export class MarketBook {
   readonly coins: CryptoCoin[];
@@ -50,7 +52,7 @@ export class MarketBook {
     this.coinsById = new Map(this.coins.map((coin) => [coin.id, coin]));
     this.coinsByPair = new Map(this.coins.filter((coin) => coin.binanceSymbol).map((coin) => [coin.binanceSymbol as string, coin]));
     const byKey = new Map(catalog.underlyings.map((u) => [u.key, u]));
-    this.listings = LISTINGS.map((def) => {
+    this.listings = [...LISTINGS, ...seedListingDefs(seed, LISTINGS)].map((def) => {
       const coin = def.coin === undefined ? undefined : this.coinsById.get(def.coin);
       const shared = def.process === undefined ? undefined : byKey.get(def.process);
       if ((def.coin !== undefined && !coin) || (def.process !== undefined && !shared)) throw new Error(`listings: ${def.symbol} follows nothing`);
@@ -84,6 +86,7 @@ export class MarketBook {
 
   /** Unrounded price of a listing in its own currency at t, whether or not its market is open. */
   listingPx(listing: Listing, t: number): number {
+    if (listing.cross) return this.usdPerUnit(listing.cross.base, t) / this.usdPerUnit(listing.cross.quote, t);
     return this.prices.processPx(listing.process, t) * listing.scale;
   }
 

@@ -1,7 +1,8 @@
 /**
  * Stocks, ETFs, FX pairs, futures and crypto pairs as Yahoo Finance lists them. Prices and share counts are
  * rounded public figures; a listing with `process` follows that Hyperliquid underlying (xyz:TSLA trades TSLA),
- * one with `coin` follows that crypto coin, so every protocol quotes the same asset alike.
+ * one with `coin` follows that crypto coin, so every protocol quotes the same asset alike. The other assets the
+ * service seeds are listed too, derived in seed-listings.ts; these named ones take precedence.
  */
 export type QuoteType = 'EQUITY' | 'ETF' | 'CURRENCY' | 'FUTURE' | 'CRYPTOCURRENCY';
 
@@ -32,6 +33,7 @@ export const EXCHANGES: Record<string, ExchangeDef> = {
   CCY: { code: 'CCY', fullName: 'CCY', timezone: 'GMT', timezoneName: 'Europe/London', gmtOffset: 0, market: 'ccy_market', openMinute: 0, closeMinute: 1440, weekends: false },
   CMX: { code: 'CMX', fullName: 'COMEX', timezone: 'EST', timezoneName: 'America/New_York', gmtOffset: -18000, market: 'us24_market', openMinute: 0, closeMinute: 1440, weekends: false },
   NYM: { code: 'NYM', fullName: 'NY Mercantile', timezone: 'EST', timezoneName: 'America/New_York', gmtOffset: -18000, market: 'us24_market', openMinute: 0, closeMinute: 1440, weekends: false },
+  CBT: { code: 'CBT', fullName: 'CBOT', timezone: 'CST', timezoneName: 'America/Chicago', gmtOffset: -21600, market: 'us24_market', openMinute: 0, closeMinute: 1440, weekends: false },
   CCC: { code: 'CCC', fullName: 'CCC', timezone: 'UTC', timezoneName: 'UTC', gmtOffset: 0, market: 'ccc_market', openMinute: 0, closeMinute: 1440, weekends: true },
 };
 
@@ -50,6 +52,8 @@ export interface ListingDef {
   vol?: number;
   /** Shares outstanding (equities, ETFs); market cap is shares × price. */
   shares?: number;
+  /** A cross pair (EUR/JPY) priced from its two USD legs, so it never disagrees with them. */
+  cross?: { base: string; quote: string };
 }
 
 const TECH = 'Technology';

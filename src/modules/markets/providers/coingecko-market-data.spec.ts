@@ -19,6 +19,7 @@ function quote(sourceId: string, symbol: string, price: string): MarketQuote {
     name: symbol,
     type: 'CRYPTO',
     market: null,
+    currency: 'USD',
     price,
     change1h: null,
     change24h: null,

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { BinanceKlinesClient, BinanceUnknownSymbolError } from '../../../providers/binance/binance-klines.client';
 import { CoingeckoClient } from '../../../providers/coingecko/coingecko.client';
-import { DerivativeTicker, MAX_MARKETS_PER_PAGE, SpotTicker } from '../../../providers/coingecko/coingecko.types';
+import { CryptoAssetDetail, DerivativeTicker, MAX_MARKETS_PER_PAGE, SpotTicker } from '../../../providers/coingecko/coingecko.types';
 import { UpstreamCache, UpstreamCacheFactory } from '../../../providers/kit/upstream-cache';
 import {
+  AssetProfile,
   AssetType,
   Candle,
   CandleInterval,
@@ -15,6 +16,7 @@ import {
 } from '../../../providers/market-data-provider';
 import { INTERVAL_MS, mergeCandles, pricesAgree } from './candle-math';
 import { MarketDataUnsupportedError, refuseUnsupported } from './market-data-unsupported.error';
+import { venueKindOf } from './venue-kind';
 
 const VENDOR = 'coingecko';
 /** The whole list is about 2,000 contracts and changes slowly; one load serves every coin's tickers. */
@@ -31,11 +33,13 @@ const INDEX_ALIASES: ReadonlyMap<string, string> = new Map([['XBT', 'BTC']]);
 /**
  * What our catalogue knows of a coin, passed along so the adapter need not ask CoinGecko: `symbol` ('BTC')
  * filters the derivatives list; `binancePair` is the coin's Binance pair ('BTCUSDT'), or null when it has
- * none. Absent, the symbol is looked up and `<SYMBOL>USDT` tried.
+ * none. Absent, `<SYMBOL>USDT` is tried, checked against `price` (looked up when not given).
  */
 export interface CryptoAssetHints {
   symbol?: string;
   binancePair?: string | null;
+  /** The coin's latest USD price, to check a guessed Binance pair without asking CoinGecko. */
+  price?: string | null;
 }
 
 export interface CryptoCandlesParams extends CryptoAssetHints {
@@ -113,16 +117,20 @@ export class CoingeckoMarketData implements MarketDataProvider {
     return this.coingeckoCandles({ sourceId, interval, limit, signal });
   }
 
-  /** Spot markets (the 100 largest by volume) then every perpetual and future on the coin's index. */
+  /** Spot markets (the 100 largest by volume) then every perpetual and future on the coin's index, each told CEX or DEX. */
   async getTickers({ sourceId, symbol, signal }: { sourceId: string; signal?: AbortSignal } & CryptoAssetHints): Promise<CryptoVenueTicker[]> {
     const [spot, derivatives, coinSymbol] = await Promise.all([
       this.coingecko.coinTickers(sourceId, 1, signal),
       this.derivativesCache.get('all', () => this.coingecko.derivatives(signal)),
       symbol !== undefined ? Promise.resolve(symbol) : this.coinQuote(sourceId, signal).then((quote) => quote?.symbol),
     ]);
-    if (coinSymbol === undefined) return spot;
-    const wanted = coinSymbol.toUpperCase();
-    return [...spot, ...derivatives.filter((ticker) => assetOfIndex(ticker.indexId) === wanted)];
+    const wanted = coinSymbol?.toUpperCase();
+    const tickers = [...spot, ...derivatives.filter((ticker) => wanted !== undefined && assetOfIndex(ticker.indexId) === wanted)];
+    return tickers.map((ticker) => ({ ...ticker, venueKind: ticker.venueKind ?? venueKindOf(ticker.venue, 'venueId' in ticker ? ticker.venueId : null) }));
+  }
+
+  async getProfile({ sourceId, signal }: { sourceId: string; signal?: AbortSignal }): Promise<AssetProfile> {
+    return toAssetProfile(await this.coingecko.coin(sourceId, signal));
   }
 
   getGlobalStats({ signal }: { signal?: AbortSignal }): Promise<GlobalMarketStats> {
@@ -143,6 +151,7 @@ export class CoingeckoMarketData implements MarketDataProvider {
   /** The pair to ask Binance for; `guessedFor` is CoinGecko's price when the pair is only a guess from the symbol. */
   private async binancePairOf(params: CryptoCandlesParams): Promise<{ symbol: string; guessedFor?: string } | null> {
     if (params.binancePair !== undefined) return params.binancePair === null ? null : { symbol: params.binancePair };
+    if (params.symbol && params.price) return { symbol: `${params.symbol.toUpperCase()}USDT`, guessedFor: params.price };
     const quote = await this.coinQuote(params.sourceId, params.signal);
     const symbol = params.symbol ?? quote?.symbol;
     if (!symbol) return null;
@@ -156,6 +165,41 @@ export class CoingeckoMarketData implements MarketDataProvider {
   private assertCrypto(type: AssetType, operation: string): void {
     if (type !== 'CRYPTO') throw new MarketDataUnsupportedError(VENDOR, `${operation} for ${type}`);
   }
+}
+
+/** A coin's CoinGecko detail as an asset profile: links keyed by kind, single links as one-element lists. */
+export function toAssetProfile(coin: CryptoAssetDetail): AssetProfile {
+  const { homepage, whitepaper, blockchainExplorers, forums, chats, announcements, twitterHandle, subreddit, sourceRepositories } = coin.links;
+  const links: Record<string, string[]> = {
+    homepage,
+    whitepaper: whitepaper ? [whitepaper] : [],
+    blockchainExplorers,
+    forums,
+    chats,
+    announcements,
+    twitter: twitterHandle ? [`https://twitter.com/${twitterHandle}`] : [],
+    subreddit: subreddit ? [subreddit] : [],
+    sourceRepositories,
+  };
+  return {
+    description: coin.description,
+    categories: coin.categories,
+    links: Object.fromEntries(Object.entries(links).filter(([, urls]) => urls.length > 0)),
+    imageUrl: coin.imageUrl,
+    genesisDate: coin.genesisDate,
+    hashingAlgorithm: coin.hashingAlgorithm,
+    contracts: coin.contracts,
+    circulatingSupply: coin.circulatingSupply,
+    totalSupply: coin.totalSupply,
+    maxSupply: coin.maxSupply,
+    fullyDilutedValuation: coin.fullyDilutedValuation,
+    allTimeHigh: coin.allTimeHigh,
+    allTimeLow: coin.allTimeLow,
+    exchange: null,
+    currency: 'USD',
+    marketState: null,
+    updatedAt: coin.updatedAt,
+  };
 }
 
 /** The coin symbol a derivatives index tracks ('XBT' → 'BTC'); venue-specific indices ('BXBT') match nothing. */

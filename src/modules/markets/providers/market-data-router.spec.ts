@@ -13,6 +13,7 @@ function fakeVendor(name: string, assetTypes: AssetType[]): MarketDataProvider {
     listQuotes: answer,
     getCandles: answer,
     getTickers: answer,
+    getProfile: answer,
     getGlobalStats: jest.fn().mockResolvedValue({ vendor: name }),
     listCatalogue: answer,
     search: answer,

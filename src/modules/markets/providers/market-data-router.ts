@@ -1,4 +1,5 @@
 import {
+  AssetProfile,
   AssetType,
   Candle,
   CandleInterval,
@@ -58,6 +59,10 @@ export class MarketDataRouter {
 
   getTickers({ type, ...params }: Routed & CryptoAssetHints & { sourceId: string }): Promise<VenueTicker[]> {
     return this.vendorFor(type).getTickers(params);
+  }
+
+  getProfile({ type, ...params }: Routed & { sourceId: string }): Promise<AssetProfile> {
+    return this.vendorFor(type).getProfile(params);
   }
 
   /** The crypto market's totals: the vendor answering CRYPTO gives them. */

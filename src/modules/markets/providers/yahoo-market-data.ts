@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  AssetProfile,
   AssetType,
   Candle,
   CandleInterval,
@@ -33,6 +34,26 @@ const RANGE_SESSIONS: readonly (readonly [YahooRange, number])[] = [
   ['5y', 1_200],
 ];
 const MIN_HOURLY_BARS_PER_SESSION = 5;
+/** Securities have none of the crypto profile's fields. */
+const EMPTY_PROFILE: AssetProfile = {
+  description: null,
+  categories: [],
+  links: {},
+  imageUrl: null,
+  genesisDate: null,
+  hashingAlgorithm: null,
+  contracts: {},
+  circulatingSupply: null,
+  totalSupply: null,
+  maxSupply: null,
+  fullyDilutedValuation: null,
+  allTimeHigh: null,
+  allTimeLow: null,
+  exchange: null,
+  currency: null,
+  marketState: null,
+  updatedAt: null,
+};
 
 /**
  * Stocks, ETFs, FX pairs and commodity futures from Yahoo Finance (no official API; its terms do not license
@@ -86,6 +107,18 @@ export class YahooMarketData implements MarketDataProvider {
   /** Exchange-traded securities and FX have no venue list of the kind crypto has. */
   async getTickers(): Promise<VenueTicker[]> {
     return [];
+  }
+
+  /** Exchange, currency and trading state from the quote; the catalogue has sector and industry. */
+  async getProfile({ sourceId, signal }: { sourceId: string; signal?: AbortSignal }): Promise<AssetProfile> {
+    const [quote] = await this.yahoo.quote({ symbols: [sourceId], signal });
+    return {
+      ...EMPTY_PROFILE,
+      exchange: quote?.exchange ?? null,
+      currency: quote?.currency ?? null,
+      marketState: quote?.marketState ?? null,
+      updatedAt: quote?.priceUpdatedAt ?? null,
+    };
   }
 
   listQuotes(): Promise<MarketQuote[]> {

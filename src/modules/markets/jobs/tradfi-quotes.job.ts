@@ -1,0 +1,82 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Decimal, toDecimalString } from '../../../common/decimal/decimal';
+import { JobOutcome, JobProgress } from '../../../jobs/job.types';
+import { MARKET_DATA_PROVIDER, MarketQuote } from '../../../providers/market-data-provider';
+import { AssetsRepository, RefreshTarget } from '../assets.repository';
+import { MarketDataRouter } from '../providers/market-data-router';
+import { loadSeedUniverse } from '../seed/seed-universe';
+import { toQuoteInput } from './quote-input';
+
+const TRADFI_TYPES = ['STOCK', 'ETF', 'FOREX', 'COMMODITY'] as const;
+
+/**
+ * Stocks, ETFs, FX pairs and futures: writes the shipped seed list into the catalogue (idempotent, so a new
+ * release's additions appear on its first run; assets added by `asset:add` stay), then quotes every listed
+ * one, with market cap and volume converted to USD at the FX quotes of the same run for sorting.
+ */
+@Injectable()
+export class TradfiQuotesJob {
+  private readonly logger = new Logger(TradfiQuotesJob.name);
+
+  constructor(
+    @Inject(MARKET_DATA_PROVIDER) private readonly vendors: MarketDataRouter,
+    private readonly assets: AssetsRepository,
+  ) {}
+
+  async run(signal?: AbortSignal, progress?: JobProgress): Promise<JobOutcome> {
+    await this.assets.upsertCatalogue(loadSeedUniverse());
+    const vendor = this.vendors.vendorFor('STOCK');
+    if (vendor.maxQuotesPerCall === 0) return { rows: 0, details: { skipped: 'no vendor configured for stocks, ETFs, FX and futures' } };
+    const targets = await this.assets.listRefreshTargets([...TRADFI_TYPES]);
+    const symbols = [...new Set([...targets.map((t) => t.yahooSymbol!), ...fxSymbolsFor(targets)])];
+    const quotes = new Map<string, MarketQuote>();
+    let failures = 0;
+    for (let start = 0; start < symbols.length; start += vendor.maxQuotesPerCall) {
+      progress?.report(`quoting ${start}/${symbols.length} symbols`);
+      try {
+        for (const quote of await this.vendors.getQuotes({ type: 'STOCK', sourceIds: symbols.slice(start, start + vendor.maxQuotesPerCall), signal })) {
+          quotes.set(quote.sourceId, quote);
+        }
+      } catch (err) {
+        signal?.throwIfAborted();
+        // One failed batch leaves its assets on their previous quotes; the others still refresh.
+        failures += 1;
+        this.logger.warn(`quotes of symbols ${start}-${start + vendor.maxQuotesPerCall} failed: ${String(err)}`);
+      }
+    }
+    if (quotes.size === 0 && failures > 0) throw new Error(`every quote batch failed (${failures})`);
+    signal?.throwIfAborted();
+    const inputs = targets.flatMap((target) => {
+      const quote = quotes.get(target.yahooSymbol!);
+      return quote ? [toQuoteInput(target.id, quote, usdFigures(quote, target, quotes))] : [];
+    });
+    await this.assets.upsertQuotes(inputs);
+    return { rows: inputs.length, failures, details: { vendor: vendor.name, unquoted: targets.length - inputs.length } };
+  }
+}
+
+/** Yahoo quotes a currency against the dollar as `<CCY>=X` (units of it per USD). */
+function fxSymbolOf(currency: string): string {
+  return `${currency}=X`;
+}
+
+function fxSymbolsFor(targets: RefreshTarget[]): string[] {
+  return [...new Set(targets.map((t) => t.currency ?? 'USD'))].filter((currency) => currency !== 'USD').map(fxSymbolOf);
+}
+
+/**
+ * Market cap and the 24 h traded value in USD: volume (shares or contracts) times price, divided by the
+ * currency's rate. Null without a rate, and for FX pairs (no volume is reported for them).
+ */
+function usdFigures(
+  quote: MarketQuote,
+  target: RefreshTarget,
+  quotes: ReadonlyMap<string, MarketQuote>,
+): { marketCapUsd: string | null; volume24hUsd: string | null } {
+  const currency = target.currency ?? 'USD';
+  const rate = currency === 'USD' ? '1' : (quotes.get(fxSymbolOf(currency))?.price ?? null);
+  const inUsd = (value: string | null) =>
+    value === null || rate === null || new Decimal(rate).isZero() ? null : toDecimalString(new Decimal(value).div(rate).decimalPlaces(2));
+  const traded = quote.volume24h !== null && quote.price !== null ? toDecimalString(new Decimal(quote.volume24h).times(quote.price)) : null;
+  return { marketCapUsd: inUsd(quote.marketCap), volume24hUsd: target.type === 'FOREX' ? null : inUsd(traded) };
+}
