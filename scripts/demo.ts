@@ -2,7 +2,8 @@
 // clone: PGlite under ./data and the in-process store), plus a demo Pro account and a fresh key printed
 // with a curl line. The key is shown once; every run issues a new one and revokes the oldest beyond five.
 // Unless HYPERLIQUID_INFO_URL is set, it also starts the local upstream simulator and points the service's
-// real Hyperliquid client at it, so the /hl endpoints fill up with no internet. It listens on 127.0.0.1
+// real Hyperliquid, CoinGecko, Binance and Yahoo clients at it, so the /hl and Markets endpoints fill up with
+// no internet. It listens on 127.0.0.1
 // unless HTTP_HOST says otherwise.
 import 'reflect-metadata';
 import { INestApplication, Logger } from '@nestjs/common';
@@ -103,12 +104,14 @@ async function main() {
   handleProcessSignals();
   const storage = config.database.url ? 'PostgreSQL' : `embedded PostgreSQL in ${config.database.dataDir}`;
   const kv = config.redis.url ? 'Redis' : 'the in-process store';
-  const upstream = simulator ? `the local Hyperliquid simulator at ${simulator.url}` : config.hyperliquid.infoUrl;
+  const upstream = simulator ? `the local upstream simulator at ${simulator.url}` : config.hyperliquid.infoUrl;
+  const markets = simulator ? 'the same simulator (CoinGecko, Binance and Yahoo protocols)' : 'the configured vendors';
   process.stdout.write(
     [
       '',
       `Service running at ${base} (${config.http.adapter}; ${storage}; ${kv})`,
       `Exchange-chain data from ${upstream}; the /hl lists fill within about a minute.`,
+      `Market data from ${markets}; /assets and the other Markets routes fill within about a minute.`,
       `Demo account ${DEMO_WALLET} (Pro). Its API key, shown only now:`,
       '',
       `  DEMO_API_KEY=${key}`,
@@ -116,6 +119,7 @@ async function main() {
       'Try it:',
       `  curl -s -H "x-api-key: ${key}" ${base}/api/public/v1/account`,
       `  curl -s -H "x-api-key: ${key}" "${base}/api/public/v1/hl/perp/holders?coin=BTC&limit=5"`,
+      `  curl -s -H "x-api-key: ${key}" "${base}/api/public/v1/assets?type=ALL&limit=5"`,
       `Swagger UI: ${base}/docs   (Authorize with the key above)`,
       `Job status: npm run cli -- job:status   (asks this server while it holds the embedded database)`,
       'Stop with Ctrl+C.',

@@ -23,6 +23,8 @@ function runCli(dataDir: string, args: string[]): Promise<{ code: number | null;
 }
 
 interface Alive {
+  /** Markets routes answering with data from the simulator's vendor protocols. */
+  marketsFilled: string[];
   trendingWithTraders: number;
   trendingMoved: number;
   hip3Traders: number;
@@ -51,18 +53,32 @@ describe('npm run demo, started fresh', () => {
     return res.ok ? ((await res.json()) as { data: any }).data : null;
   }
 
+  /** Each Markets route with what shows it filled: crypto and stock quotes, candles, venues, search, gainers, totals. */
+  const MARKETS_FILLED: Record<string, (data: any) => boolean> = {
+    '/assets?type=CRYPTO&limit=1': (d) => d.items[0]?.price !== null && d.items[0]?.sparkline7d.length > 0,
+    '/assets?type=STOCK&limit=1': (d) => d.items[0]?.price !== null,
+    '/assets/BTC': (d) => d.description !== null,
+    '/assets/AAPL-US/klines?limit=5': (d) => d.length === 5,
+    '/assets/BTC/tickers?limit=100': (d) => d.items.some((t: { venue: string }) => t.venue === 'Hyperliquid') && d.items.length > 1,
+    '/search?q=apple': (d) => d.items[0]?.symbol === 'AAPL-US',
+    '/trending-gainers?limit=1': (d) => d.items.length === 1,
+    '/global-stats': (d) => d.activeAssets.CRYPTO > 0 && d.activeAssets.STOCK > 0,
+  };
+
   async function probe(): Promise<Alive> {
-    const [trending, hip3, hip4, holders] = await Promise.all([
+    const [trending, hip3, hip4, holders, ...markets] = await Promise.all([
       data('/hl/trending?limit=200'),
       data('/hl/hip3/smart-trader?coin=xyz:TSLA&limit=1'),
       data('/hl/hip4/smart-trader?outcomeId=0&limit=1'),
       data('/hl/perp/holders?coin=BTC&limit=1'),
+      ...Object.keys(MARKETS_FILLED).map((path) => data(path)),
     ]);
     const items: Array<{ priceChange: string; buyAddresses: number; sellAddresses: number }> = [
       ...(trending?.perp?.items ?? []),
       ...(trending?.spot?.items ?? []),
     ];
     return {
+      marketsFilled: Object.entries(MARKETS_FILLED).flatMap(([path, filled], i) => (markets[i] !== null && filled(markets[i]) ? [path] : [])),
       trendingWithTraders: items.filter((i) => i.buyAddresses + i.sellAddresses > 0).length,
       trendingMoved: items.filter((i) => Number(i.priceChange) !== 0).length,
       hip3Traders: hip3?.total ?? 0,
@@ -76,16 +92,23 @@ describe('npm run demo, started fresh', () => {
   });
 
   it(
-    'shows non-empty trending, HIP-3 and HIP-4 smart traders and 100+ BTC holders within 90 seconds',
+    'shows every Markets route filled, non-empty trending, HIP-3 and HIP-4 smart traders and 100+ BTC holders within 90 seconds',
     async () => {
       let last: Alive | undefined;
       while (Date.now() - startedAt < ALIVE_WITHIN_MS) {
         last = await probe();
-        const alive = last.trendingWithTraders > 0 && last.trendingMoved > 0 && last.hip3Traders > 0 && last.hip4Traders > 0 && last.btcHolders >= 100;
+        const alive =
+          last.marketsFilled.length === Object.keys(MARKETS_FILLED).length &&
+          last.trendingWithTraders > 0 &&
+          last.trendingMoved > 0 &&
+          last.hip3Traders > 0 &&
+          last.hip4Traders > 0 &&
+          last.btcHolders >= 100;
         if (alive) break;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
       expect(last).toEqual({
+        marketsFilled: Object.keys(MARKETS_FILLED),
         trendingWithTraders: expect.any(Number),
         trendingMoved: expect.any(Number),
         hip3Traders: expect.any(Number),

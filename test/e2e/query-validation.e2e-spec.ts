@@ -193,8 +193,11 @@ describe('Query parameter validation', () => {
       }
     });
 
-    it('gives every required parameter an example that exists in the demo', () => {
-      const required = parameters.filter(({ parameter }) => parameter.required);
+    // Swagger UI offers an enum's values in a list (and drops an example beside them); other required parameters need an example.
+    it('gives every required parameter an enum or an example that exists in the demo', () => {
+      const required = parameters.filter(({ parameter }) => parameter.required && parameter.schema?.enum === undefined);
+      const enums = parameters.filter(({ parameter }) => parameter.required && parameter.schema?.enum !== undefined);
+      expect(enums.map(({ path, parameter }) => `${path} ${parameter.name}`)).toEqual(['/api/public/v1/assets type']);
       const examples = Object.fromEntries(required.map(({ path, parameter }) => [`${path} ${parameter.name}`, parameter.example ?? parameter.schema?.example]));
       expect(examples).toEqual({
         '/api/public/v1/hl/spot/holders coin': 'HYPE',
@@ -202,6 +205,7 @@ describe('Query parameter validation', () => {
         '/api/public/v1/hl/perp/liquidation-map coin': 'BTC',
         '/api/public/v1/hl/hip3/smart-trader coin': 'xyz:TSLA',
         '/api/public/v1/hl/hip4/smart-trader outcomeId': 0,
+        '/api/public/v1/search q': 'apple',
       });
     });
   });

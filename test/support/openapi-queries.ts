@@ -18,6 +18,7 @@ export interface Parameter {
   name: string;
   in: string;
   required?: boolean;
+  example?: unknown;
   schema: Schema;
 }
 export interface Response {

@@ -48,7 +48,7 @@ export class AssetsQueryDto extends PageQuery({ defaultLimit: 20, maxLimit: 100 
   @IsIn([...STOCK_MARKETS])
   market?: StockMarket;
 
-  @ApiPropertyOptional({ example: 'technology', description: 'Sector or tag slug: lowercase words joined by hyphens (`consumer-cyclical`, `layer-1`).' })
+  @ApiPropertyOptional({ description: 'Sector or tag slug: lowercase words joined by hyphens (`consumer-cyclical`, `layer-1`).' })
   @IsOptional()
   @IsString()
   @Length(1, 64)
