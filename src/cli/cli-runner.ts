@@ -1,5 +1,7 @@
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { ProviderDisabledError } from '../providers/kit/provider-disabled.error';
+import { UpstreamError } from '../providers/kit/upstream.error';
 import { EmbeddedLockError } from '../infra/database/embedded-lock';
 import { INestApplicationContext } from '@nestjs/common';
 import { CLI_INVOCATION, commandUsage, parseCommandLine, UsageError, usageText } from './cli-args';
@@ -66,6 +68,9 @@ function describeFailure(error: unknown): Failure {
   }
   if (error instanceof AppError) return { code: error.code, message: error.message, exitCode: EXIT_FAILED };
   if (error instanceof EmbeddedLockError) return { code: ErrorCode.SERVICE_UNAVAILABLE, message: error.message, exitCode: EXIT_FAILED };
+  // An operator may see the upstream's own words: this is their terminal, not an API answer.
+  if (error instanceof UpstreamError || error instanceof ProviderDisabledError)
+    return { code: ErrorCode.SERVICE_UNAVAILABLE, message: error.message, exitCode: EXIT_FAILED };
   const message = error instanceof Error ? error.message : String(error);
   return { code: ErrorCode.INTERNAL_ERROR, message: message || 'unexpected error', exitCode: EXIT_FAILED };
 }

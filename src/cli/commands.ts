@@ -4,8 +4,9 @@ import { AccountAdminService, normalizeWallet } from '../modules/account/account
 import { TIER_NAMES } from '../modules/billing/billing.public';
 import { formatTable, toAccountView, toKeyView } from './cli-views';
 import { HL_COMMANDS } from './hl-commands';
+import { MARKETS_COMMANDS } from './markets-commands';
 
-/** Every option a command can take; all of a command's options are required. */
+/** Every option a command can take; a command lists which it requires and which are optional. */
 export const OPTION_VALUES = {
   wallet: '<0x address>',
   tier: TIER_NAMES.join('|'),
@@ -13,6 +14,8 @@ export const OPTION_VALUES = {
   prefix: '<key prefix>',
   address: '<0x address>',
   tags: '<tag,tag>',
+  sector: '<label>',
+  industry: '<label>',
 } as const;
 
 export type OptionName = keyof typeof OPTION_VALUES;
@@ -119,4 +122,5 @@ export const COMMANDS: Record<string, CliCommand> = {
     },
   },
   ...HL_COMMANDS,
+  ...MARKETS_COMMANDS,
 };

@@ -303,6 +303,7 @@ describe('ops CLI', () => {
         'job:run',
         'job:status',
         'address:add',
+        'asset:add',
       ];
       for (const name of names) expect(text.stdout.join('\n')).toContain(name);
       const json = await cli('--json');
