@@ -97,6 +97,23 @@ describe(CoingeckoMarketData.name, () => {
     expect(coingecko.ohlc).toHaveBeenCalledWith('fake-btc', 30, undefined);
   });
 
+  it('checks a guessed pair against the price the caller passed, without asking CoinGecko', async () => {
+    binance.klines.mockResolvedValue([candle('2026-01-01T00:00:00.000Z', '101')]);
+    expect(await sut.getCandles({ sourceId: 'bitcoin', interval: 'H1', limit: 1, symbol: 'btc', price: '100' })).toHaveLength(1);
+    expect(binance.klines).toHaveBeenCalledWith(expect.objectContaining({ symbol: 'BTCUSDT' }));
+    expect(coingecko.coinsMarkets).not.toHaveBeenCalled();
+  });
+
+  it('tells DEX venues from CEX ones on every ticker', async () => {
+    coingecko.coinTickers.mockResolvedValue([
+      { pair: 'WBTC/USDC', venue: 'Uniswap V3 (Ethereum)', venueId: 'uniswap_v3', venueKind: null, marketType: 'spot', price: '1', volume24h: '1' },
+      { pair: 'BTC/USDT', venue: 'Binance', venueId: 'binance', venueKind: null, marketType: 'spot', price: '1', volume24h: '1' },
+    ]);
+    coingecko.derivatives.mockResolvedValue([]);
+    const tickers = await sut.getTickers({ sourceId: 'bitcoin', symbol: 'BTC' });
+    expect(tickers.map((t) => t.venueKind)).toEqual(['dex', 'cex']);
+  });
+
   it('lets an outage of Binance fail rather than serve volumeless candles', async () => {
     binance.klines.mockRejectedValue(new UpstreamError({ provider: 'binance', kind: 'http', upstreamStatus: 503, message: 'down' }));
     await expect(sut.getCandles({ sourceId: 'bitcoin', interval: 'H1', limit: 5, binancePair: 'BTCUSDT' })).rejects.toBeInstanceOf(UpstreamError);
