@@ -48,7 +48,13 @@ export class AssetDto {
   })
   sparkline7d: string[];
 
-  @ApiProperty({ type: 'string', enum: [...STOCK_MARKETS, null], nullable: true, example: null, description: 'Stocks and ETFs: the market listing them; null otherwise' })
+  @ApiProperty({
+    type: 'string',
+    enum: [...STOCK_MARKETS, null],
+    nullable: true,
+    example: null,
+    description: 'Stocks and ETFs: the market listing them; null otherwise',
+  })
   market: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, example: null, description: 'Stocks: `<TICKER>-<MARKET>`, e.g. AAPL-US; null otherwise' })
