@@ -59,6 +59,8 @@ export interface ApiEnvelopeOptions {
   description?: string;
   /** An open route (outside the key pipeline): the 200 carries only the request id. */
   open?: boolean;
+  /** Headers this route's 200 carries beyond the pipeline's (Markets' Age). */
+  headers?: Record<string, { description: string; schema: object }>;
 }
 
 /** Documents a 200 whose body is the contract envelope wrapping `model` (one place for every route). */
@@ -86,7 +88,7 @@ export function ApiEnvelope(model: Type<unknown>, options: ApiEnvelopeOptions = 
     ApiExtraModels(EnvelopeDto, PageFieldsDto, model),
     ApiOkResponse({
       description: options.description ?? 'Success',
-      headers: options.open ? REQUEST_ID_HEADER : RESPONSE_HEADERS,
+      headers: { ...(options.open ? REQUEST_ID_HEADER : RESPONSE_HEADERS), ...options.headers },
       schema: { allOf: [{ $ref: getSchemaPath(EnvelopeDto) }, { type: 'object', required: ['data'], properties: { data } }] },
     }),
   );

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { HEADER, setResponseHeaders } from '../../common/http/response-headers';
 
-/** Response data with the time its oldest figure left the upstream (epoch ms); null when it carries none. */
+/** Response data with the time its oldest figure left the upstream (epoch ms); null when it carries none (an empty page). */
 export interface Aged<T> {
   data: T;
   asOf: number | null;
@@ -17,14 +17,16 @@ export function oldestOf(...times: Array<number | null | undefined>): number | n
 
 /**
  * Sends market data with the standard Age header (RFC 9111: whole seconds since the data left its
- * upstream), which the contract's body has no room for. Through the adapter, so either one serves it.
+ * upstream), which the contract's body has no room for. An answer with no upstream figure in it (an empty
+ * page) is as old as the read that found nothing: 0. Through the adapter, so either one serves it.
  */
 @Injectable()
 export class DataAgeHeader {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   send<T>(res: unknown, { data, asOf }: Aged<T>, now = Date.now()): T {
-    if (asOf !== null) setResponseHeaders(this.adapterHost.httpAdapter, res, { [HEADER.age]: Math.max(0, Math.floor((now - asOf) / 1000)) });
+    const age = asOf === null ? 0 : Math.max(0, Math.floor((now - asOf) / 1000));
+    setResponseHeaders(this.adapterHost.httpAdapter, res, { [HEADER.age]: age });
     return data;
   }
 }

@@ -8,6 +8,11 @@ export const AGE_HEADER =
   'The response carries the standard `Age` header: whole seconds since its oldest figure left the upstream (the quote refresh for catalogue ' +
   'reads, the cached vendor read for on-demand ones).';
 
+/** The 200's Age header, as documented on every Markets route. */
+export const AGE_RESPONSE_HEADER = {
+  Age: { description: 'Whole seconds since the oldest figure in the answer left its upstream (RFC 9111)', schema: { type: 'integer', minimum: 0 } },
+};
+
 export const CATALOGUE_READ =
   'Served from our catalogue in PostgreSQL (quotes refreshed by scheduled jobs: crypto about every minute, other classes every few minutes), ' +
   'never from an upstream on the request path; each replica keeps an answer for up to 5 s.';
