@@ -101,12 +101,15 @@ export class AssetsRepository {
 
   /** Marks crypto assets that left the top-N universe as delisted; their ids stay reserved. */
   async delistCryptoExcept(coingeckoIds: string[]): Promise<number> {
-    const rows: Array<{ id: number }> = await this.db.query(
-      `UPDATE assets SET listed = false, updated_at = now()
-        WHERE type = 'CRYPTO' AND listed AND NOT (coingecko_id = ANY($1::text[])) RETURNING id`,
+    // Counted in SQL: the driver answers a bare UPDATE ... RETURNING as [rows, rowCount], not as rows.
+    const [{ n }]: Array<{ n: number }> = await this.db.query(
+      `WITH delisted AS (
+         UPDATE assets SET listed = false, updated_at = now()
+          WHERE type = 'CRYPTO' AND listed AND NOT (coingecko_id = ANY($1::text[])) RETURNING id)
+       SELECT count(*)::int AS n FROM delisted`,
       [coingeckoIds],
     );
-    return rows.length;
+    return Number(n);
   }
 
   /** Listed assets of the given classes with their vendor ids, for the quote refresh jobs. */

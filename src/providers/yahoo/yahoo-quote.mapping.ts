@@ -51,7 +51,8 @@ export function toMarketQuote(quote: YahooQuote): MarketQuote | null {
     // Against the previous close, not a rolling 24 hours: Yahoo has no rolling figure.
     change24h: quote.changePercent,
     change7d: null,
-    volume24h: quote.volume,
+    // Yahoo reports 0 for currencies, which trade over the counter: no volume is known.
+    volume24h: type === 'FOREX' ? null : quote.volume,
     marketCap: quote.marketCap,
     high24h: quote.dayHigh,
     low24h: quote.dayLow,

@@ -46,7 +46,7 @@ describe(parseQuoteResponse.name, () => {
     expect(toStockQuote(quote)).toBeNull();
   });
 
-  it('reads a currency (EURUSD=X) as FOREX with no market cap and no market', () => {
+  it('reads a currency (EURUSD=X) as FOREX with no market cap, no market and no volume (Yahoo says 0)', () => {
     const quote = onlyQuote('quote.EURUSD=X.json');
     expect(toMarketQuote(quote)).toEqual({
       sourceId: 'EURUSD=X',
@@ -59,7 +59,7 @@ describe(parseQuoteResponse.name, () => {
       change1h: null,
       change24h: '-0.052457344',
       change7d: null,
-      volume24h: '0',
+      volume24h: null,
       marketCap: null,
       high24h: '1.0508617',
       low24h: '1.0474495',

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { PageQuery } from '../../../common/pagination/page-query.dto';
 import { SortOrder } from '../../../common/pagination/sort-order';
@@ -61,8 +62,10 @@ export class SearchQueryDto extends PageQuery({ defaultLimit: 10, maxLimit: 100 
     minLength: SEARCH_Q_LENGTH.min,
     maxLength: SEARCH_Q_LENGTH.max,
     example: 'apple',
-    description: 'Text to find in symbols, stock codes and names (2-64 characters).',
+    description: 'Text to find in symbols, stock codes and names: 2-64 characters after surrounding spaces are trimmed.',
   })
+  // Trimmed first: the bounds are on what is searched for, so `q=%20a` is one character.
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
   @RequiredParam()
   @IsString()
   @Length(SEARCH_Q_LENGTH.min, SEARCH_Q_LENGTH.max)

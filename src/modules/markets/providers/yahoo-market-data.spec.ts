@@ -62,6 +62,13 @@ describe(YahooMarketData.name, () => {
     expect(candles[29].close).toBe('39');
   });
 
+  it("gives currency pairs' bars no volume (Yahoo's 0 means none is known), other bars theirs", async () => {
+    yahoo.chart.mockResolvedValue([{ openTime: new Date(0).toISOString(), open: '1', high: '1', low: '1', close: '1', volume: '0' }]);
+    const [fx] = await sut.getCandles({ sourceId: 'EURUSD=X', interval: 'D1', limit: 1 });
+    const [stock] = await sut.getCandles({ sourceId: 'AAPL', interval: 'D1', limit: 1 });
+    expect([fx.volume, stock.volume]).toEqual([null, '0']);
+  });
+
   it('has no venue tickers and no catalogue', async () => {
     expect(await sut.getTickers()).toEqual([]);
     await expect(sut.listCatalogue()).rejects.toBeInstanceOf(MarketDataUnsupportedError);

@@ -34,6 +34,8 @@ const RANGE_SESSIONS: readonly (readonly [YahooRange, number])[] = [
   ['5y', 1_200],
 ];
 const MIN_HOURLY_BARS_PER_SESSION = 5;
+/** Yahoo's suffix of a currency pair. */
+const FX_SUFFIX = '=X';
 /** Securities have none of the crypto profile's fields. */
 const EMPTY_PROFILE: AssetProfile = {
   description: null,
@@ -101,7 +103,9 @@ export class YahooMarketData implements MarketDataProvider {
     signal?: AbortSignal;
   }): Promise<Candle[]> {
     const candles = await this.yahoo.chart({ symbol: sourceId, interval: interval === 'H1' ? '1h' : '1d', range: rangeFor(interval, limit), signal });
-    return candles.slice(-limit);
+    // Currency pairs (`EURUSD=X`) trade over the counter: Yahoo's 0 volume means none is known.
+    const bars = sourceId.endsWith(FX_SUFFIX) ? candles.map((candle) => ({ ...candle, volume: null })) : candles;
+    return bars.slice(-limit);
   }
 
   /** Exchange-traded securities and FX have no venue list of the kind crypto has. */
