@@ -60,7 +60,7 @@ export class HlVenueService {
   }
 
   async totals(): Promise<HlVenueTotals> {
-    const markets = await this.markets.get();
+    const markets = (await this.markets.get()).filter((m) => !isQuoteAsset(m));
     const perps = markets.filter((m) => m.market === 'perp');
     const sum = (values: Array<string | null>) => toDecimalString(values.reduce((total, v) => (v === null ? total : total.plus(v)), new Decimal(0)));
     const latest = markets.reduce<Date | null>((max, m) => (max === null || m.updatedAt > max ? m.updatedAt : max), null);
@@ -74,9 +74,14 @@ export class HlVenueService {
   }
 }
 
+/** The markets table prices USDC itself (at 1) for valuations; it is no market of USDC against itself. */
+function isQuoteAsset(m: VenueMarketRow): boolean {
+  return m.market === 'spot' && m.coin.toUpperCase() === QUOTE_ASSET;
+}
+
 function matches(m: VenueMarketRow, wanted: string, spotName: string | undefined, kind: VenueAssetKind): boolean {
   const coin = m.coin.toUpperCase();
   if (kind === 'listed') return m.market === 'perp' && m.dex !== '' && coin.slice(coin.indexOf(':') + 1) === wanted;
-  if (m.dex !== '') return false;
+  if (m.dex !== '' || isQuoteAsset(m)) return false;
   return coin === wanted || (m.market === 'spot' && coin === spotName);
 }

@@ -121,6 +121,16 @@ export class AssetsRepository {
     return rows.map(toRefreshTarget);
   }
 
+  /** The stored latest price of each asset of these Yahoo symbols that has one. */
+  async latestPricesByYahooSymbol(yahooSymbols: string[]): Promise<Map<string, string>> {
+    const rows: Array<{ yahoo_symbol: string; price: string }> = await this.db.query(
+      `SELECT a.yahoo_symbol, q.price::text AS price FROM assets a JOIN asset_quotes q ON q.asset_id = a.id
+        WHERE a.yahoo_symbol = ANY($1::text[]) AND q.price IS NOT NULL`,
+      [yahooSymbols],
+    );
+    return new Map(rows.map((r) => [r.yahoo_symbol, r.price]));
+  }
+
   /** Listed assets per class (classes with none are absent). */
   async countListedByType(): Promise<Partial<Record<AssetType, number>>> {
     const rows: Array<{ type: AssetType; n: number }> = await this.db.query(`SELECT type, count(*)::int AS n FROM assets WHERE listed GROUP BY type`);

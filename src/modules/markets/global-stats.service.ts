@@ -8,6 +8,7 @@ import { ASSET_TYPES } from './asset-types';
 import { AssetsRepository } from './assets.repository';
 import { Aged, oldestOf } from './data-age';
 import { ActiveAssetsDto, GlobalStatsDto } from './dto/market-data.dto';
+import { ON_DEMAND_DEADLINE_MS } from './market-feeds.service';
 import { MarketDataRouter } from './providers/market-data-router';
 
 const TOTALS_FRESH_MS = 60_000;
@@ -36,7 +37,7 @@ export class GlobalStatsService {
     return this.answer.get('global', async () => {
       const vendor = this.vendors.vendorFor('CRYPTO').name;
       const [crypto, counts, hl] = await Promise.all([
-        this.totals.getAged(vendor, () => this.vendors.getGlobalStats({})),
+        this.totals.getAged(vendor, () => this.vendors.getGlobalStats({ signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS) })),
         this.assets.countListedByType(),
         this.hyperliquid.totals(),
       ]);

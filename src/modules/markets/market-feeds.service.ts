@@ -23,6 +23,11 @@ const CANDLES_FRESH_MS = 30_000;
 const TICKERS_FRESH_MS = 60_000;
 /** Candles are fetched once per asset and interval at the largest limit, and sliced per request. */
 const MAX_KLINES = 500;
+/**
+ * Longest an on-demand vendor read may take, budget waits and retries included: a client is waiting. Past it
+ * the read fails as an upstream failure, so the cache serves its last value (or the client gets 502).
+ */
+export const ON_DEMAND_DEADLINE_MS = 8_000;
 /** A replica reuses an assembled answer this long (it is already shared through the KV store). */
 const ANSWER_TTL_MS = 2_000;
 const ANSWER_KEYS = 2_000;
@@ -55,7 +60,9 @@ export class MarketFeedsService {
   async detail(symbol: string): Promise<Aged<JsonText>> {
     const row = await this.assets.resolve(symbol);
     return this.answers.get(`detail:${row.id}`, async () => {
-      const profile = await this.profiles.getAged(this.vendorKey(row), () => this.vendors.getProfile({ type: row.type, sourceId: sourceIdOf(row) }));
+      const profile = await this.profiles.getAged(this.vendorKey(row), () =>
+        this.vendors.getProfile({ type: row.type, sourceId: sourceIdOf(row), signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS) }),
+      );
       return { data: JsonText.of(toDetail(row, profile.value)), asOf: oldestOf(quoteTimeOf(row), profile.loadedAt) };
     });
   }
@@ -78,7 +85,13 @@ export class MarketFeedsService {
     return this.answers.get(`tickers:${row.id}:${venue}:${marketType}:${page}:${limit}`, async () => {
       const [vendor, own] = await Promise.all([
         this.tickers.getAged(this.vendorKey(row), () =>
-          this.vendors.getTickers({ type: row.type, sourceId: sourceIdOf(row), symbol: row.symbol, binancePair: row.binancePair ?? undefined }),
+          this.vendors.getTickers({
+            type: row.type,
+            sourceId: sourceIdOf(row),
+            symbol: row.symbol,
+            binancePair: row.binancePair ?? undefined,
+            signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS),
+          }),
         ),
         row.type === 'FOREX' ? Promise.resolve([]) : this.hyperliquid.tickersOf(row.symbol, row.type === 'CRYPTO' ? 'crypto' : 'listed'),
       ]);
@@ -95,7 +108,14 @@ export class MarketFeedsService {
 
   private loadCandles(row: AssetRow, interval: CandleInterval): Promise<Candle[]> {
     const hints = { symbol: row.symbol, binancePair: row.binancePair ?? undefined, price: row.price };
-    return this.vendors.getCandles({ type: row.type, sourceId: sourceIdOf(row), interval, limit: MAX_KLINES, ...hints });
+    return this.vendors.getCandles({
+      type: row.type,
+      sourceId: sourceIdOf(row),
+      interval,
+      limit: MAX_KLINES,
+      ...hints,
+      signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS),
+    });
   }
 
   /** Cache keys name the vendor, so switching vendors never serves another vendor's data. */

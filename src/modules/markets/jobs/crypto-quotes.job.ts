@@ -7,6 +7,8 @@ import { AssetsRepository } from '../assets.repository';
 import { MarketDataRouter } from '../providers/market-data-router';
 import { toQuoteInput } from './quote-input';
 
+const EXTRA_PAGES = 2;
+
 /**
  * The crypto universe and its quotes in one pass: the vendor's ranking by market cap, page by page, to the
  * configured size (MARKETS_CRYPTO_UNIVERSE). Coins are keyed by the vendor's id; a coin that left the top N
@@ -26,14 +28,18 @@ export class CryptoQuotesJob {
     const universe = this.config.get('markets.cryptoUniverse', { infer: true });
     const perPage = Math.min(universe, vendor.maxQuotesPerCall);
     const seen = new Map<string, MarketQuote>();
-    for (let page = 1; seen.size < universe; page += 1) {
+    // Rankings shift while they are paged, so a few pages past the universe's may be needed, never more.
+    const lastPage = Math.ceil(universe / perPage) + EXTRA_PAGES;
+    for (let page = 1; seen.size < universe && page <= lastPage; page += 1) {
       progress?.report(`reading page ${page} of the ranking (${seen.size}/${universe} coins)`);
       const quotes = await this.vendors.listQuotes({ type: 'CRYPTO', page, perPage, signal });
-      // Rankings shift between pages: a coin seen on an earlier page keeps that rank.
+      // A coin seen on an earlier page keeps that rank.
       for (const quote of quotes) if (!seen.has(quote.sourceId)) seen.set(quote.sourceId, quote);
       if (quotes.length < perPage) break;
     }
     signal?.throwIfAborted();
+    // An empty ranking is the vendor failing, not every coin leaving the universe: delist nothing.
+    if (seen.size === 0) throw new Error(`${vendor.name} returned an empty ranking`);
     const top = [...seen.values()].slice(0, universe);
     const targets = await this.assets.upsertCatalogue(
       top.map((quote, rank) => ({

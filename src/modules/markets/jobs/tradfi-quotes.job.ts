@@ -28,7 +28,8 @@ export class TradfiQuotesJob {
     const vendor = this.vendors.vendorFor('STOCK');
     if (vendor.maxQuotesPerCall === 0) return { rows: 0, details: { skipped: 'no vendor configured for stocks, ETFs, FX and futures' } };
     const targets = await this.assets.listRefreshTargets([...TRADFI_TYPES]);
-    const symbols = [...new Set([...targets.map((t) => t.yahooSymbol!), ...fxSymbolsFor(targets)])];
+    const fxSymbols = fxSymbolsFor(targets);
+    const symbols = [...new Set([...targets.map((t) => t.yahooSymbol!), ...fxSymbols])];
     const quotes = new Map<string, MarketQuote>();
     let failures = 0;
     for (let start = 0; start < symbols.length; start += vendor.maxQuotesPerCall) {
@@ -46,9 +47,16 @@ export class TradfiQuotesJob {
     }
     if (quotes.size === 0 && failures > 0) throw new Error(`every quote batch failed (${failures})`);
     signal?.throwIfAborted();
+    // A rate this run could not read is taken from the last stored quote, so a failed FX batch does not
+    // blank the USD figures every sort and the gainers' floor rely on.
+    const rates = await this.assets.latestPricesByYahooSymbol(fxSymbols);
+    for (const symbol of fxSymbols) {
+      const fresh = quotes.get(symbol)?.price;
+      if (fresh) rates.set(symbol, fresh);
+    }
     const inputs = targets.flatMap((target) => {
       const quote = quotes.get(target.yahooSymbol!);
-      return quote ? [toQuoteInput(target.id, quote, usdFigures(quote, target, quotes))] : [];
+      return quote ? [toQuoteInput(target.id, quote, usdFigures(quote, target, rates))] : [];
     });
     await this.assets.upsertQuotes(inputs);
     return { rows: inputs.length, failures, details: { vendor: vendor.name, unquoted: targets.length - inputs.length } };
@@ -66,15 +74,15 @@ function fxSymbolsFor(targets: RefreshTarget[]): string[] {
 
 /**
  * Market cap and the 24 h traded value in USD: volume (shares or contracts) times price, divided by the
- * currency's rate. Null without a rate, and for FX pairs (no volume is reported for them).
+ * currency's rate (units per USD). Null without any rate, and for FX pairs (no volume is reported for them).
  */
 function usdFigures(
   quote: MarketQuote,
   target: RefreshTarget,
-  quotes: ReadonlyMap<string, MarketQuote>,
+  rates: ReadonlyMap<string, string>,
 ): { marketCapUsd: string | null; volume24hUsd: string | null } {
   const currency = target.currency ?? 'USD';
-  const rate = currency === 'USD' ? '1' : (quotes.get(fxSymbolOf(currency))?.price ?? null);
+  const rate = currency === 'USD' ? '1' : (rates.get(fxSymbolOf(currency)) ?? null);
   const inUsd = (value: string | null) =>
     value === null || rate === null || new Decimal(rate).isZero() ? null : toDecimalString(new Decimal(value).div(rate).decimalPlaces(2));
   const traded = quote.volume24h !== null && quote.price !== null ? toDecimalString(new Decimal(quote.volume24h).times(quote.price)) : null;
