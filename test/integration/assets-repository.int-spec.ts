@@ -3,6 +3,7 @@ import type { AssetQuoteInput, CatalogueAsset } from '../../src/modules/markets/
 import { AssetsRepository } from '../../src/modules/markets/assets.repository';
 import { loadSeedUniverse } from '../../src/modules/markets/seed/seed-universe';
 import { openTestDbInOwnSchema } from '../support/test-db';
+import { NO_FIGURES } from '../support/market-quotes';
 
 const coin = (coingeckoId: string, symbol: string, name: string): CatalogueAsset => ({ type: 'CRYPTO', symbol, name, coingeckoId });
 const stock = (yahooSymbol: string, symbol: string, market: 'US' | 'HK' | 'JP' | 'KR', name: string, sector?: string): CatalogueAsset => ({
@@ -26,17 +27,9 @@ const other = (type: 'ETF' | 'FOREX' | 'COMMODITY', yahooSymbol: string, symbol:
 function quote(assetId: number, q: Partial<AssetQuoteInput>): AssetQuoteInput {
   return {
     assetId,
-    price: null,
-    change1h: null,
-    change24h: null,
-    change7d: null,
-    volume24h: null,
-    marketCap: null,
-    high24h: null,
-    low24h: null,
+    ...NO_FIGURES,
     marketCapUsd: null,
     volume24hUsd: null,
-    sparkline7d: [],
     sourceUpdatedAt: null,
     ...q,
   };

@@ -2,27 +2,10 @@ import { MarketQuote } from '../../providers/market-data-provider';
 import { AssetCatalogueService, displaySymbolOf } from './asset-catalogue.service';
 import { AssetsRepository } from './assets.repository';
 import { MarketDataRouter } from './providers/market-data-router';
+import { marketQuote } from '../../../test/support/market-quotes';
 
 function yahooQuote(overrides: Partial<MarketQuote>): MarketQuote {
-  return {
-    sourceId: '9988.HK',
-    symbol: '9988.HK',
-    name: 'Alibaba Group Holding Limited',
-    type: 'STOCK',
-    market: 'HK',
-    currency: 'HKD',
-    price: '120',
-    change1h: null,
-    change24h: null,
-    change7d: null,
-    volume24h: null,
-    marketCap: null,
-    high24h: null,
-    low24h: null,
-    sparkline7d: [],
-    updatedAt: null,
-    ...overrides,
-  };
+  return marketQuote('9988.HK', { name: 'Alibaba Group Holding Limited', market: 'HK', currency: 'HKD', price: '120', ...overrides });
 }
 
 describe(displaySymbolOf.name, () => {

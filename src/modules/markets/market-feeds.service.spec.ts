@@ -8,6 +8,7 @@ import { KlineDto, TickerDto } from './dto/market-data.dto';
 import { KlinesQueryDto, TickersQueryDto } from './dto/markets.query.dto';
 import { MarketFeedsService } from './market-feeds.service';
 import { MarketDataRouter } from './providers/market-data-router';
+import { NO_FIGURES } from '../../../test/support/market-quotes';
 
 const HOUR_MS = 3_600_000;
 const HL_UPDATED_AT = new Date('2025-01-02T03:00:00.000Z');
@@ -29,15 +30,8 @@ function asset(id: number, symbol: string, type: AssetType, sourceId: string): A
     binancePair: null,
     marketCapRank: null,
     listed: true,
+    ...NO_FIGURES,
     price: '100',
-    change1h: null,
-    change24h: null,
-    change7d: null,
-    volume24h: null,
-    marketCap: null,
-    high24h: null,
-    low24h: null,
-    sparkline7d: [],
     sourceUpdatedAt: null,
     refreshedAt: null,
   };

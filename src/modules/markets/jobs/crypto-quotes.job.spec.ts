@@ -5,26 +5,11 @@ import { AssetQuoteInput, CatalogueAsset } from '../asset-row';
 import { AssetsRepository, RefreshTarget } from '../assets.repository';
 import { MarketDataRouter } from '../providers/market-data-router';
 import { CryptoQuotesJob } from './crypto-quotes.job';
+import { marketQuote } from '../../../../test/support/market-quotes';
 
 function coin(sourceId: string, price = '1'): MarketQuote {
-  return {
-    sourceId,
-    symbol: sourceId.toUpperCase(),
-    name: `${sourceId} coin`,
-    type: 'CRYPTO',
-    market: null,
-    currency: 'USD',
-    price,
-    change1h: null,
-    change24h: null,
-    change7d: null,
-    volume24h: `${price}000`,
-    marketCap: `${price}000000`,
-    high24h: null,
-    low24h: null,
-    sparkline7d: [],
-    updatedAt: null,
-  };
+  const figures = { price, volume24h: `${price}000`, marketCap: `${price}000000` };
+  return marketQuote(sourceId, { symbol: sourceId.toUpperCase(), name: `${sourceId} coin`, type: 'CRYPTO', currency: 'USD', ...figures });
 }
 
 /** A crypto vendor answering each page of its ranking from `pages` (1-based; past the last, an empty page). */

@@ -6,6 +6,7 @@ import { AssetType } from '../asset-types';
 import { AssetsRepository, RefreshTarget } from '../assets.repository';
 import { MarketDataRouter } from '../providers/market-data-router';
 import { TradfiQuotesJob } from './tradfi-quotes.job';
+import { marketQuote } from '../../../../test/support/market-quotes';
 
 const TRADFI: AssetType[] = ['STOCK', 'ETF', 'FOREX', 'COMMODITY'];
 
@@ -14,24 +15,7 @@ function target(id: number, yahooSymbol: string, currency: string | null, type: 
 }
 
 function quote(sourceId: string, figures: { price: string | null; volume24h?: string | null; marketCap?: string | null }): MarketQuote {
-  return {
-    sourceId,
-    symbol: sourceId,
-    name: sourceId,
-    type: 'STOCK',
-    market: null,
-    currency: null,
-    price: figures.price,
-    change1h: null,
-    change24h: '1.5',
-    change7d: null,
-    volume24h: figures.volume24h ?? null,
-    marketCap: figures.marketCap ?? null,
-    high24h: null,
-    low24h: null,
-    sparkline7d: [],
-    updatedAt: '2025-01-02T03:04:05.000Z',
-  };
+  return marketQuote(sourceId, { change24h: '1.5', updatedAt: '2025-01-02T03:04:05.000Z', ...figures });
 }
 
 /** A tradfi vendor quoting from `book`, `batchSize` symbols a call; a batch holding a symbol of `failing` rejects. */

@@ -7,30 +7,14 @@ import { UpstreamError } from '../../../providers/kit/upstream.error';
 import { Candle, MarketQuote } from '../../../providers/market-data-provider';
 import { assetOfIndex, CoingeckoMarketData } from './coingecko-market-data';
 import { MarketDataUnsupportedError } from './market-data-unsupported.error';
+import { marketQuote } from '../../../../test/support/market-quotes';
 
 function candle(openTime: string, close: string): Candle {
   return { openTime, open: close, high: close, low: close, close, volume: '1' };
 }
 
 function quote(sourceId: string, symbol: string, price: string): MarketQuote {
-  return {
-    sourceId,
-    symbol,
-    name: symbol,
-    type: 'CRYPTO',
-    market: null,
-    currency: 'USD',
-    price,
-    change1h: null,
-    change24h: null,
-    change7d: null,
-    volume24h: null,
-    marketCap: null,
-    high24h: null,
-    low24h: null,
-    sparkline7d: [],
-    updatedAt: null,
-  };
+  return marketQuote(sourceId, { symbol, name: symbol, type: 'CRYPTO', currency: 'USD', price });
 }
 
 function derivative(indexId: string): DerivativeTicker {
