@@ -29,7 +29,15 @@ export interface ListFilingsParams {
  */
 export interface FilingsProvider {
   readonly name: string;
-  listFilings(params: ListFilingsParams): Promise<Filing[]>;
+  /** Newest first, at most `limit`; null when the regulator has no registrant for the ticker (a HK, JP or KR listing). */
+  listFilings(params: ListFilingsParams): Promise<RegistrantFilings | null>;
+}
+
+export interface RegistrantFilings {
+  /** The regulator's id of the registrant (a zero-padded CIK) and its name. */
+  registrantId: string;
+  registrantName: string;
+  filings: Filing[];
 }
 
 /** Answers when no filings vendor is configured or it is switched off. */

@@ -2,7 +2,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 
 /** What a provider slot serves, in the words a client sees when it has no vendor. */
-export type ProviderKind = 'market data' | 'equities data' | 'filings' | 'news sources' | 'news analysis';
+export type ProviderKind = 'market data' | 'equities data' | 'filings' | 'rwa data' | 'news sources' | 'news analysis';
 
 /**
  * Thrown by every method of a slot's disabled implementation: no vendor is configured for that kind of
