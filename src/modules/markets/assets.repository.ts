@@ -174,19 +174,19 @@ export class AssetsRepository {
    * stock's primary listing, by market in the order US, HK, JP, KR (market caps of different markets are
    * in different currencies, and a company listed in the US as well is best known by that line); then
    * the largest market cap in USD (coins that share a ticker), then the best market-cap rank, then the
-   * oldest id.
+   * oldest id. `types` narrows the candidates (the stock routes ask for stocks only).
    */
-  async resolveSymbol(symbol: string): Promise<AssetRow | undefined> {
+  async resolveSymbol(symbol: string, types?: readonly AssetType[]): Promise<AssetRow | undefined> {
     const rows: Array<Record<string, unknown>> = await this.db.query(
       `SELECT ${ASSET_COLUMNS}
          FROM assets a LEFT JOIN asset_quotes q ON q.asset_id = a.id
-        WHERE lower(a.symbol) = $1 OR lower(a.stock_code) = $1
+        WHERE (lower(a.symbol) = $1 OR lower(a.stock_code) = $1) AND ($2::text[] IS NULL OR a.type = ANY($2::text[]))
         ORDER BY a.listed DESC,
                  CASE a.type WHEN 'CRYPTO' THEN 0 WHEN 'STOCK' THEN 1 WHEN 'ETF' THEN 2 WHEN 'COMMODITY' THEN 3 ELSE 4 END,
                  CASE a.market WHEN 'US' THEN 0 WHEN 'HK' THEN 1 WHEN 'JP' THEN 2 WHEN 'KR' THEN 3 ELSE 4 END,
                  q.market_cap_usd DESC NULLS LAST, a.market_cap_rank ASC NULLS LAST, a.id ASC
         LIMIT 1`,
-      [symbol.trim().toLowerCase()],
+      [symbol.trim().toLowerCase(), types ?? null],
     );
     return rows.length === 0 ? undefined : toAssetRow(rows[0]);
   }

@@ -13,5 +13,6 @@ import { MarketsController } from './markets.controller';
   imports: [MarketsCatalogueModule, HlModule, UpstreamCacheModule],
   controllers: [MarketsController],
   providers: [AssetsService, MarketFeedsService, GlobalStatsService, DataAgeHeader],
+  exports: [AssetsService, DataAgeHeader, MarketsCatalogueModule],
 })
 export class MarketsModule {}

@@ -6,6 +6,7 @@ import { AssetsRepository, RefreshTarget } from '../assets.repository';
 import { MarketDataRouter } from '../providers/market-data-router';
 import { loadSeedUniverse } from '../seed/seed-universe';
 import { toQuoteInput } from './quote-input';
+import { fxSymbolsOf, toUsd } from '../usd-rates';
 
 const TRADFI_TYPES = ['STOCK', 'ETF', 'FOREX', 'COMMODITY'] as const;
 
@@ -28,7 +29,7 @@ export class TradfiQuotesJob {
     const vendor = this.vendors.vendorFor('STOCK');
     if (vendor.maxQuotesPerCall === 0) return { rows: 0, details: { skipped: 'no vendor configured for stocks, ETFs, FX and futures' } };
     const targets = await this.assets.listRefreshTargets([...TRADFI_TYPES]);
-    const fxSymbols = fxSymbolsFor(targets);
+    const fxSymbols = fxSymbolsOf(targets.map((t) => t.currency));
     const symbols = [...new Set([...targets.map((t) => t.yahooSymbol!), ...fxSymbols])];
     const quotes = new Map<string, MarketQuote>();
     let failures = 0;
@@ -63,28 +64,18 @@ export class TradfiQuotesJob {
   }
 }
 
-/** Yahoo quotes a currency against the dollar as `<CCY>=X` (units of it per USD). */
-function fxSymbolOf(currency: string): string {
-  return `${currency}=X`;
-}
-
-function fxSymbolsFor(targets: RefreshTarget[]): string[] {
-  return [...new Set(targets.map((t) => t.currency ?? 'USD'))].filter((currency) => currency !== 'USD').map(fxSymbolOf);
-}
-
 /**
- * Market cap and the 24 h traded value in USD: volume (shares or contracts) times price, divided by the
- * currency's rate (units per USD). Null without any rate, and for FX pairs (no volume is reported for them).
+ * Market cap and the 24 h traded value in USD: volume (shares or contracts) times price, converted at the
+ * currency's rate. Null without any rate, and for FX pairs (no volume is reported for them).
  */
 function usdFigures(
   quote: MarketQuote,
   target: RefreshTarget,
   rates: ReadonlyMap<string, string>,
 ): { marketCapUsd: string | null; volume24hUsd: string | null } {
-  const currency = target.currency ?? 'USD';
-  const rate = currency === 'USD' ? '1' : (rates.get(fxSymbolOf(currency)) ?? null);
-  const inUsd = (value: string | null) =>
-    value === null || rate === null || new Decimal(rate).isZero() ? null : toDecimalString(new Decimal(value).div(rate).decimalPlaces(2));
   const traded = quote.volume24h !== null && quote.price !== null ? toDecimalString(new Decimal(quote.volume24h).times(quote.price)) : null;
-  return { marketCapUsd: inUsd(quote.marketCap), volume24hUsd: target.type === 'FOREX' ? null : inUsd(traded) };
+  return {
+    marketCapUsd: toUsd(quote.marketCap, target.currency, rates),
+    volume24hUsd: target.type === 'FOREX' ? null : toUsd(traded, target.currency, rates),
+  };
 }
