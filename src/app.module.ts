@@ -13,6 +13,7 @@ import { AccountModule } from './modules/account/account.module';
 import { HealthModule } from './modules/health/health.module';
 import { HlModule } from './modules/hl/hl.module';
 import { MarketsModule } from './modules/markets/markets.module';
+import { StocksModule } from './modules/stocks/stocks.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { JobsModule } from './jobs/jobs.module';
 import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
@@ -43,6 +44,7 @@ export class AppModule {
         UsageModule,
         HlModule,
         MarketsModule,
+        StocksModule,
         JobsModule,
         HlJobsModule,
         OpsModule,
