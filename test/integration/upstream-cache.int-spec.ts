@@ -85,6 +85,18 @@ describe.each([
     expect(await sut.get('BTC', async () => '2')).toBe('2');
   });
 
+  it('asks again sooner for a value freshTtlFor gives a shorter TTL (a partial answer), never later than the TTL', async () => {
+    const sut = makeCache({ freshTtlFor: (value) => ((value as { partial: boolean }).partial ? FRESH_TTL_MS / 10 : 10 * FRESH_TTL_MS) });
+    await sut.get('partial', async () => ({ partial: true }));
+    await sut.get('whole', async () => ({ partial: false }));
+    now += FRESH_TTL_MS / 10;
+
+    expect(await sut.get('partial', async () => ({ partial: false, reloaded: true }))).toEqual({ partial: false, reloaded: true });
+    expect(await sut.get('whole', async () => ({ reloaded: true }))).toEqual({ partial: false });
+    now += FRESH_TTL_MS;
+    expect(await sut.get('whole', async () => ({ reloaded: true }))).toEqual({ reloaded: true });
+  });
+
   it('serves the stale value for up to an hour while the upstream fails, then the error', async () => {
     const sut = makeCache();
     await sut.get('BTC', async () => ({ price: '101.5' }));

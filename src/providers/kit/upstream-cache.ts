@@ -17,6 +17,11 @@ export interface UpstreamCacheOptions {
   name: string;
   /** How long a value is served without asking the upstream (contract 8.8: 30-60 s market data, up to 1 h fundamentals). */
   freshTtlMs: number;
+  /**
+   * A shorter fresh TTL for some values: a partial answer (one of several upstream calls failed) is asked
+   * again sooner than a whole one. Returns the TTL for `value`, at most freshTtlMs.
+   */
+  freshTtlFor?: (value: unknown) => number;
   /** How old a value may be and still stand in for a failed load; at most an hour by default. */
   staleLimitMs?: number;
   lockTtlMs?: number;
@@ -31,6 +36,8 @@ type Outcome<T> = { value: T; loadedAt: number; result: 'hit' | 'miss' | 'stale'
 export interface AgedValue<T> {
   value: T;
   loadedAt: number;
+  /** This value's fresh TTL when it differs from the cache's (freshTtlFor). */
+  freshMs?: number;
 }
 type Entry<T> = AgedValue<T>;
 
@@ -108,13 +115,14 @@ export class UpstreamCache {
       if (err instanceof UpstreamError && cached && this.now() - cached.loadedAt <= this.staleLimitMs) return { ...cached, result: 'stale' };
       throw err;
     }
-    const entry = { value, loadedAt: this.now() };
+    const freshMs = this.options.freshTtlFor?.(value);
+    const entry: Entry<T> = freshMs === undefined ? { value, loadedAt: this.now() } : { value, loadedAt: this.now(), freshMs: Math.min(freshMs, this.options.freshTtlMs) };
     await this.write(valueKey, entry);
     return { ...entry, result: 'miss' };
   }
 
   private isFresh(entry: Entry<unknown>): boolean {
-    return this.now() - entry.loadedAt < this.options.freshTtlMs;
+    return this.now() - entry.loadedAt < (entry.freshMs ?? this.options.freshTtlMs);
   }
 
   /** The value another replica is loading, once written; null when its load ends without one or takes too long. */
