@@ -10,6 +10,8 @@ export interface LoadOptions {
   keys?: string[];
   /** The server's pid, to report how busy its core was during the measured run. */
   serverPid: number;
+  /** Runs after the warm-up, before the measured run (e.g. to read the server's counters at its start). */
+  beforeRun?: () => Promise<void>;
 }
 
 export interface Measurement {
@@ -96,6 +98,7 @@ export async function measure(options: LoadOptions): Promise<Measurement> {
   });
   if (options.keys) await primeKeys(options.url, options.keys);
   const warm = await autocannon({ ...base(), duration: options.warmupS });
+  await options.beforeRun?.();
   // CPU is counted from autocannon's 'start': building one request per key for each connection first takes
   // the load generator a good part of a second, in which the server has nothing to do.
   let serverBefore = processCpuSeconds(options.serverPid);
