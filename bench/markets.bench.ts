@@ -153,9 +153,6 @@ async function main(): Promise<void> {
       HTTP_ADAPTER: SETTINGS.adapter,
       BENCH_KEYS: String(keyCount * slices + 1),
       JOBS_ENABLED: 'false',
-      // The limiter counts a key lookup as failed until it finds the key, so priming with 16 calls in flight
-      // (primeKeys) from one address passes its default 10 and gets 429s. It runs only on a key-cache miss.
-      API_KEY_FAILED_LOOKUPS_PER_MINUTE: '100000',
     });
     const server = app;
     wallets.push(...(server.ready.wallets ?? []));
