@@ -30,7 +30,7 @@ export interface UpstreamCacheOptions {
   now?: () => number;
 }
 
-type Outcome<T> = { value: T; loadedAt: number; result: 'hit' | 'miss' | 'stale' };
+type Outcome<T> = AgedValue<T> & { result: 'hit' | 'miss' | 'stale' };
 
 /** A cached value and when it left the upstream (epoch ms): the response's Age. Also what the KV store holds per key. */
 export interface AgedValue<T> {
@@ -83,9 +83,9 @@ export class UpstreamCache {
       flight = this.lookup(key, load).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, flight);
     }
-    const { value, loadedAt, result } = await flight;
+    const { result, ...aged } = await flight;
     cacheLookups.inc({ cache: this.options.name, result });
-    return { value, loadedAt };
+    return aged;
   }
 
   private async lookup<T>(key: string, load: () => Promise<T>): Promise<Outcome<T>> {
@@ -116,7 +116,8 @@ export class UpstreamCache {
       throw err;
     }
     const freshMs = this.options.freshTtlFor?.(value);
-    const entry: Entry<T> = freshMs === undefined ? { value, loadedAt: this.now() } : { value, loadedAt: this.now(), freshMs: Math.min(freshMs, this.options.freshTtlMs) };
+    const entry: Entry<T> =
+      freshMs === undefined ? { value, loadedAt: this.now() } : { value, loadedAt: this.now(), freshMs: Math.min(freshMs, this.options.freshTtlMs) };
     await this.write(valueKey, entry);
     return { ...entry, result: 'miss' };
   }
