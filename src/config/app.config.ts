@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { ConfigurationError, EnvironmentVariables, validateEnvironment } from './env.validation';
+import { FilingsVendor, filingsVendorOf } from './stock-vendors.env';
 
 export type HttpAdapterName = 'express' | 'fastify';
 /** false: the socket's address is the client's; true: the first X-Forwarded-For entry; a hop count; or the proxies' addresses. */
@@ -66,6 +67,11 @@ export interface AppConfig {
     yahoo: { queryUrl: string; cookieUrl: string; callsPerMinute: number };
     timeoutMs: number;
     maxRetries: number;
+  };
+  /** The stocks vendors; timeouts and retries are marketVendors'. The SEC budget is per second, shared by all replicas. */
+  stockVendors: {
+    filingsVendor: FilingsVendor;
+    sec: { userAgent?: string; dataUrl: string; filesUrl: string; requestsPerSecond: number };
   };
   /** The crypto universe's size: the top N coins by market cap. */
   markets: { cryptoUniverse: number };
@@ -158,6 +164,15 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       yahoo: { queryUrl: trimSlash(env.YAHOO_QUERY_URL), cookieUrl: env.YAHOO_COOKIE_URL, callsPerMinute: env.YAHOO_CALLS_PER_MINUTE },
       timeoutMs: env.MARKET_UPSTREAM_TIMEOUT_MS,
       maxRetries: env.MARKET_UPSTREAM_MAX_RETRIES,
+    },
+    stockVendors: {
+      filingsVendor: filingsVendorOf(env),
+      sec: {
+        userAgent: env.SEC_USER_AGENT,
+        dataUrl: trimSlash(env.SEC_DATA_URL),
+        filesUrl: trimSlash(env.SEC_FILES_URL),
+        requestsPerSecond: env.SEC_REQUESTS_PER_SECOND,
+      },
     },
     markets: { cryptoUniverse: env.MARKETS_CRYPTO_UNIVERSE },
     hlJobs: {

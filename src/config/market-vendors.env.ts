@@ -1,9 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min } from 'class-validator';
 import { emptyToUndefined, toBoolean, toInt } from './env-validators';
+import { StockVendorVariables } from './stock-vendors.env';
 
 /** The market-data vendors' settings (CoinGecko, Binance, Yahoo Finance); EnvironmentVariables extends it. */
-export class MarketVendorVariables {
+export class MarketVendorVariables extends StockVendorVariables {
   /** Who answers crypto market data; none: those routes answer 503 MARKET_DATA_DISABLED. */
   @IsIn(['coingecko', 'none'])
   MARKET_DATA_CRYPTO_VENDOR: 'coingecko' | 'none' = 'coingecko';

@@ -1,6 +1,7 @@
 import { BINANCE_PROTOCOL } from './binance/binance.protocol';
 import { COINGECKO_PROTOCOL } from './coingecko/coingecko.protocol';
 import { HYPERLIQUID_PROTOCOL } from './hyperliquid/hyperliquid.protocol';
+import { SEC_PROTOCOL } from './sec/sec.protocol';
 import { SimulatorOptions } from './simulator-options';
 import { YAHOO_PROTOCOL } from './yahoo/yahoo.protocol';
 import { SimulatorProtocol, StartedProtocol } from './simulator-protocol';
@@ -11,6 +12,7 @@ export const SIMULATOR_PROTOCOLS = {
   coingecko: COINGECKO_PROTOCOL,
   binance: BINANCE_PROTOCOL,
   yahoo: YAHOO_PROTOCOL,
+  sec: SEC_PROTOCOL,
 };
 
 export type ProtocolName = keyof typeof SIMULATOR_PROTOCOLS;

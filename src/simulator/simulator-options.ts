@@ -15,6 +15,10 @@ export interface SimulatorOptions {
   yahooCallsPerMinute?: number;
   /** How long a Yahoo crumb stays valid after it is issued. */
   yahooCrumbTtlMs?: number;
+  /** SEC requests per second per address (SEC's is 10); 0 turns the limit off. */
+  secRequestsPerSecond?: number;
+  /** How long SEC limits an address once it went past the limit (SEC's ~10 minutes). */
+  secBlockMs?: number;
   /** Time source; tests pin it to compare two simulators at the same instant. */
   clock?: () => number;
 }

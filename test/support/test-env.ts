@@ -37,6 +37,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     BINANCE_API_URL: 'http://127.0.0.1:9/binance',
     YAHOO_QUERY_URL: 'http://127.0.0.1:9/yahoo',
     YAHOO_COOKIE_URL: 'http://127.0.0.1:9/yahoo/cookie',
+    SEC_DATA_URL: 'http://127.0.0.1:9/sec',
+    SEC_FILES_URL: 'http://127.0.0.1:9/sec',
     ...overrides,
   });
 }

@@ -131,6 +131,14 @@ export class AssetsRepository {
     return new Map(rows.map((r) => [r.yahoo_symbol, r.price]));
   }
 
+  /** Our asset ids of these CoinGecko coins, listed or not (ids are never reused). */
+  async idsByCoingeckoId(coingeckoIds: string[]): Promise<Map<string, number>> {
+    const rows: Array<{ coingecko_id: string; id: number }> = await this.db.query(`SELECT coingecko_id, id FROM assets WHERE coingecko_id = ANY($1::text[])`, [
+      coingeckoIds,
+    ]);
+    return new Map(rows.map((r) => [r.coingecko_id, Number(r.id)]));
+  }
+
   /** Listed assets per class (classes with none are absent). */
   async countListedByType(): Promise<Partial<Record<AssetType, number>>> {
     const rows: Array<{ type: AssetType; n: number }> = await this.db.query(`SELECT type, count(*)::int AS n FROM assets WHERE listed GROUP BY type`);

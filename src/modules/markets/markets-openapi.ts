@@ -26,10 +26,10 @@ export const SYMBOL_RULES =
   '(AAPL and AAPL-US are the same asset); a bare ticker listed on several markets is its primary listing, in the order US, HK, JP, KR. ' +
   'A bare crypto ticker is the coin, never a same-symbol stock or ETF. No match is 404 MARKET_ASSET_NOT_FOUND.';
 
-/** The `{symbol}` path parameter and its 404. */
-export const ApiSymbolPath = () =>
+/** The `{symbol}` path parameter and its 404 (Swagger UI's Try it out sends the example). */
+export const ApiSymbolPath = ({ description, example }: { description: string; example: string } = { description: SYMBOL_RULES, example: 'BTC' }) =>
   applyDecorators(
-    ApiParam({ name: 'symbol', description: SYMBOL_RULES, example: 'BTC' }),
+    ApiParam({ name: 'symbol', description, example }),
     ApiErrorResponse(404, [ErrorCode.MARKET_ASSET_NOT_FOUND], 'No asset matches the symbol (msg names `symbol`)'),
   );
 

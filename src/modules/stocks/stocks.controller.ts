@@ -1,17 +1,27 @@
-import { Get, Query, Res } from '@nestjs/common';
+import { Get, Param, Query, Res } from '@nestjs/common';
 import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
 import { AnswersJsonText } from '../../common/http/json-text';
 import { PublicApiController, PublicEndpoint } from '../access/public-endpoint.decorator';
 import { DataAgeHeader } from '../markets/data-age';
-import { AGE_HEADER, AGE_RESPONSE_HEADER, CATALOGUE_READ } from '../markets/markets-openapi';
+import { AGE_HEADER, AGE_RESPONSE_HEADER, ApiSymbolPath, ApiVendorFailures, CATALOGUE_READ } from '../markets/markets-openapi';
+import { CompanyDto } from './dto/company.dto';
+import { FundamentalsDto } from './dto/fundamentals.dto';
+import { RwaItemDto, RwaQueryDto, RWA_SORTS } from './dto/rwa.dto';
+import { SecFilingsDto, SecFilingsQueryDto } from './dto/sec-filings.dto';
 import { StockOverviewDto, StockOverviewQueryDto } from './dto/stock-overview.dto';
+import { RwaService } from './rwa.service';
+import { SecFilingsService } from './sec-filings.service';
 import { LIMIT_PER_CATEGORY, StockOverviewService } from './stock-overview.service';
+import { StockProfilesService } from './stock-profiles.service';
+import { PARTIAL_ANSWER, STOCK_SYMBOL } from './stocks-openapi';
 
-/** Stocks (contract 4.3): the sector heatmap from the catalogue. */
+/** Stocks (contract 4.3): the sector heatmap from the catalogue; fundamentals, company and filings from the vendors. */
 @PublicApiController('stock', 'Stocks')
 export class StocksController {
   constructor(
     private readonly overview: StockOverviewService,
+    private readonly profiles: StockProfilesService,
+    private readonly filings: SecFilingsService,
     private readonly age: DataAgeHeader,
   ) {}
 
@@ -27,5 +37,76 @@ export class StocksController {
   @AnswersJsonText()
   async getOverview(@Query() query: StockOverviewQueryDto, @Res({ passthrough: true }) res: unknown) {
     return this.age.send(res, await this.overview.get(query));
+  }
+
+  @Get(':symbol/fundamentals')
+  @PublicEndpoint('stocks.fundamentals', 'Quote, key metrics, analyst ratings and financial statements of a stock', { query: false })
+  @ApiSymbolPath(STOCK_SYMBOL)
+  @ApiVendorFailures()
+  @ApiEnvelope(FundamentalsDto, {
+    headers: AGE_RESPONSE_HEADER,
+    description:
+      'overviewMetrics keys: marketCap, enterpriseValue, trailingPE, forwardPE, trailingEps, dividendYield, beta, fiftyTwoWeekHigh, ' +
+      'fiftyTwoWeekLow, sharesOutstanding, profitMargins, grossMargins, operatingMargins, totalRevenue (those the vendor reports). Statements ' +
+      `come from the vendor's fundamentals time series (annual and quarterly), line items by key. Cached for 30 minutes. ${PARTIAL_ANSWER} ${AGE_HEADER}`,
+  })
+  @AnswersJsonText()
+  async getFundamentals(@Param('symbol') symbol: string, @Res({ passthrough: true }) res: unknown) {
+    return this.age.send(res, await this.profiles.fundamentals(symbol));
+  }
+
+  @Get(':symbol/company')
+  @PublicEndpoint('stocks.company', 'Executives, institutional and fund holders, insider transactions of a stock', { query: false })
+  @ApiSymbolPath(STOCK_SYMBOL)
+  @ApiVendorFailures()
+  @ApiEnvelope(CompanyDto, {
+    headers: AGE_RESPONSE_HEADER,
+    description:
+      "Every field a string, empty where the vendor has no value: an executive's `since`, a fund's `weight`, an insider's `filingDate` and " +
+      `\`transactionCode\` are not in Yahoo's data. Cached for 30 minutes. ${PARTIAL_ANSWER} ${AGE_HEADER}`,
+  })
+  @AnswersJsonText()
+  async getCompany(@Param('symbol') symbol: string, @Res({ passthrough: true }) res: unknown) {
+    return this.age.send(res, await this.profiles.company(symbol));
+  }
+
+  @Get(':symbol/sec-filings')
+  @PublicEndpoint('stocks.sec-filings', "A US stock's SEC EDGAR filings")
+  @ApiSymbolPath(STOCK_SYMBOL)
+  @ApiVendorFailures()
+  @ApiEnvelope(SecFilingsDto, {
+    headers: AGE_RESPONSE_HEADER,
+    description:
+      'From EDGAR (the ticker mapped to its CIK), newest first, filtered by filing date and form type. `from` after `to` is 400 naming `from`. ' +
+      'A HK, JP or KR listing (no SEC registrant) answers an empty list. Cached for 30 minutes; during an EDGAR outage the last answer up to ' +
+      `an hour old. ${AGE_HEADER}`,
+  })
+  @AnswersJsonText()
+  async getSecFilings(@Param('symbol') symbol: string, @Query() query: SecFilingsQueryDto, @Res({ passthrough: true }) res: unknown) {
+    return this.age.send(res, await this.filings.list(symbol, query));
+  }
+}
+
+/** `/rwa` (contract 4.3): tokenized real-world assets with their underlyings from our catalogue. */
+@PublicApiController('rwa', 'Stocks')
+export class RwaController {
+  constructor(
+    private readonly rwa: RwaService,
+    private readonly age: DataAgeHeader,
+  ) {}
+
+  @Get()
+  @PublicEndpoint('stocks.rwa', 'Tokenized real-world assets and their tokens')
+  @ApiVendorFailures()
+  @ApiEnvelope(RwaItemDto, {
+    page: 'offset',
+    headers: AGE_RESPONSE_HEADER,
+    description:
+      `Sort keys: ${RWA_SORTS.join(', ')} (rank, the default, is by token market cap). limit is 1-100 (default 20). The RWA list comes from the ` +
+      `crypto vendor (fresh 60 s, the last value up to an hour old during an outage); the underlying's figures from our catalogue. ${AGE_HEADER}`,
+  })
+  @AnswersJsonText()
+  async list(@Query() query: RwaQueryDto, @Res({ passthrough: true }) res: unknown) {
+    return this.age.send(res, await this.rwa.list(query));
   }
 }

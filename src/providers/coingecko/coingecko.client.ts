@@ -8,6 +8,8 @@ import { Candle, GlobalMarketStats, MarketQuote } from '../market-data-provider'
 import { parseCoinDetail } from './coingecko-coin.schema';
 import { parseCoinsMarkets, parseGlobal, parseOhlc } from './coingecko-markets.schema';
 import { COINGECKO_PROVIDER } from './coingecko-reader';
+import { parseRwaDetail, parseRwasMarkets } from './coingecko-rwas.schema';
+import { MAX_RWAS_PER_PAGE, RwaDetail, RwaMarketRow, RwasMarketsParams } from './coingecko-rwas.types';
 import { parseCoinTickers, parseDerivatives } from './coingecko-tickers.schema';
 import { CoinsMarketsParams, CryptoAssetDetail, DerivativeTicker, MAX_MARKETS_PER_PAGE, OHLC_DAYS, OhlcDays, SpotTicker } from './coingecko.types';
 
@@ -99,6 +101,25 @@ export class CoingeckoClient implements OnModuleDestroy {
       parse: (json) => parseOhlc(json, days),
       signal,
     });
+  }
+
+  /**
+   * One page of one asset type's tokenized real-world assets, largest tokenized market cap first, each with its
+   * tokens' aggregate market in USD (the API takes no vs_currency). The rows name no tokens: see `rwa`.
+   */
+  async rwasMarkets({ assetType, page, perPage, signal }: RwasMarketsParams): Promise<RwaMarketRow[]> {
+    assertWhole('page', page, 1, Number.MAX_SAFE_INTEGER);
+    assertWhole('perPage', perPage, 1, MAX_RWAS_PER_PAGE);
+    const query: Query = { asset_type: assetType, order: 'market_cap_desc', per_page: perPage, page, price_change_percentage: '24h' };
+    return this.get({ label: 'rwas/markets', path: '/rwas/markets', query, parse: parseRwasMarkets, signal });
+  }
+
+  /** An RWA's metadata and the tokens tracking it, each a CoinGecko coin id; its market comes from `rwasMarkets`. */
+  async rwa(id: string, signal?: AbortSignal): Promise<RwaDetail> {
+    if (id.trim() === '') throw new RangeError('id: expected a CoinGecko RWA id');
+    // Both default to false; the market data would repeat what rwasMarkets already carries.
+    const query: Query = { tokens: 'true', tokenized_market_data: 'false' };
+    return this.get({ label: 'rwas/id', path: `/rwas/${encodeURIComponent(id)}`, query, parse: parseRwaDetail, signal });
   }
 
   private get<T>({

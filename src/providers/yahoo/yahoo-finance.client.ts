@@ -10,7 +10,9 @@ import { UpstreamError } from '../kit/upstream.error';
 import { parseChart, parseSpark, SparkSeries } from './yahoo-chart.schema';
 import { performHandshake, YAHOO_USER_AGENT, YahooSession } from './yahoo-handshake';
 import { parseQuoteResponse, YahooQuote } from './yahoo-quote.schema';
+import { parseQuoteSummary, YahooQuoteSummary, YahooQuoteSummaryModule } from './yahoo-quote-summary.schema';
 import { YahooSessionKeeper } from './yahoo-session';
+import { parseTimeseries, YahooTimeseries } from './yahoo-timeseries.schema';
 import { isCrumbRejection, YAHOO_PROVIDER } from './yahoo-values';
 
 /** Most symbols one `/v7/finance/quote` call takes; longer lists are sent in batches of this size. */
@@ -25,11 +27,12 @@ export type YahooRange = '1d' | '5d' | '1mo' | '3mo' | '6mo' | '1y' | '2y' | '5y
 /**
  * Yahoo Finance has no official API, and its terms do not license redistribution of its data.
  *
- * Typed client of Yahoo's public JSON endpoints: quote (needs the cookie-and-crumb session, shared by all
- * replicas and renewed once when Yahoo refuses it), chart and spark (no session). Every request spends one
- * call from the `callsPerMinute` budget shared by all replicas, has the configured timeout and retries, and
- * is shape-checked tolerantly (unknown keys ignored, missing figures null). Failures are UpstreamError; the
- * cookie and crumb never appear in an error or a log line.
+ * Typed client of Yahoo's public JSON endpoints: quote and quoteSummary (need the cookie-and-crumb session,
+ * shared by all replicas and renewed once when Yahoo refuses it), chart, spark and the fundamentals time
+ * series (no session). Every request spends one call from the `callsPerMinute` budget shared by all
+ * replicas, has the configured timeout and retries, and is shape-checked tolerantly (unknown keys ignored,
+ * missing figures null). Failures are UpstreamError; the cookie and crumb never appear in an error or a log
+ * line.
  */
 @Injectable()
 export class YahooFinanceClient implements OnModuleDestroy {
@@ -101,6 +104,48 @@ export class YahooFinanceClient implements OnModuleDestroy {
     return series;
   }
 
+  /**
+   * The asked modules of one symbol, each null when Yahoo has none for it. Needs the session, as quote does.
+   * `formatted=false` asks for plain numbers, as in the recorded bodies; `{raw, fmt}` is read all the same.
+   * An unknown symbol is a 404 (kind 'http').
+   */
+  quoteSummary<K extends YahooQuoteSummaryModule>({
+    symbol,
+    modules,
+    signal,
+  }: {
+    symbol: string;
+    modules: readonly K[];
+    signal?: AbortSignal;
+  }): Promise<YahooQuoteSummary<K>> {
+    const query = new URLSearchParams({ modules: modules.join(','), formatted: 'false' });
+    const path = `/v10/finance/quoteSummary/${encodeURIComponent(symbol)}?${query}`;
+    return this.withSession(signal, (session) =>
+      this.http.request({
+        label: 'quoteSummary',
+        url: `${this.settings.yahoo.queryUrl}${path}&crumb=${encodeURIComponent(session.crumb)}`,
+        headers: { cookie: session.cookie },
+        parse: (json) => parseQuoteSummary(json, modules),
+        signal,
+      }),
+    );
+  }
+
+  /**
+   * Reported statement figures per type (`annualTotalRevenue`, `quarterlyNetIncome`) for periods ending
+   * between period1 and period2; no session needed. Types Yahoo has nothing for come back with no points.
+   */
+  fundamentalsTimeSeries(params: { symbol: string; types: readonly string[]; period1: Date; period2: Date; signal?: AbortSignal }): Promise<YahooTimeseries[]> {
+    const { symbol, types, period1, period2, signal } = params;
+    const query = new URLSearchParams({ type: types.join(','), period1: unixSeconds(period1), period2: unixSeconds(period2) });
+    return this.http.request({
+      label: 'timeseries',
+      url: `${this.settings.yahoo.queryUrl}/ws/fundamentals-timeseries/v1/finance/timeseries/${encodeURIComponent(symbol)}?${query}`,
+      parse: (json) => parseTimeseries(json),
+      signal,
+    });
+  }
+
   private get settings(): AppConfig['marketVendors'] {
     return this.config.get('marketVendors', { infer: true });
   }
@@ -147,6 +192,10 @@ export class YahooFinanceClient implements OnModuleDestroy {
   private linked(signal?: AbortSignal): AbortSignal {
     return signal ? AbortSignal.any([this.stopping.signal, signal]) : this.stopping.signal;
   }
+}
+
+function unixSeconds(date: Date): string {
+  return String(Math.floor(date.getTime() / 1000));
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {

@@ -10,6 +10,7 @@ import { coinDetail } from './coin-detail';
 import { coinOhlc, marketItem, PCT_WINDOWS } from './coin-markets';
 import { coinTickers, derivatives } from './coin-tickers';
 import { globalStats, search } from './global-and-search';
+import { rwaRoute } from './rwas';
 import { unitsPerUsd } from './vs-currencies';
 
 export const COINGECKO_PATH = '/coingecko/api/v3';
@@ -104,6 +105,7 @@ function route(book: MarketBook, subpath: string, query: URLSearchParams, t: num
   if (subpath === '/derivatives') return { key: 'derivatives', body: derivatives(book, t) };
   if (subpath === '/global') return { key: 'global', body: globalStats(book, t) };
   if (subpath === '/search') return { key: 'search', body: search(book, query.get('query') ?? '', t) };
+  if (subpath.startsWith('/rwas/')) return rwaRoute(book, subpath, query, t);
   const match = /^\/coins\/([^/]+)(\/tickers|\/ohlc)?$/.exec(subpath);
   if (!match) throw jsonError(404, { error: 'Incorrect path. Please check https://www.coingecko.com/api/documentation' });
   const coin = book.coin(decodeURIComponent(match[1]));
@@ -132,9 +134,9 @@ function route(book: MarketBook, subpath: string, query: URLSearchParams, t: num
 }
 
 /**
- * The local CoinGecko API v3 under `/coingecko/api/v3`: markets, coin detail, tickers, OHLC, derivatives, global
- * and search, from the world's coins. A demo or pro key is accepted (and not required); calls per minute are
- * budgeted per key, or per address without one.
+ * The local CoinGecko API v3 under `/coingecko/api/v3`: markets, coin detail, tickers, OHLC, derivatives, global,
+ * search and the RWA API, from the world's coins and tokenized assets. A demo or pro key is accepted (and not
+ * required); calls per minute are budgeted per key, or per address without one.
  */
 export function startCoinGecko({ world, options, clock }: ProtocolContext): CoinGeckoSimulation {
   const budget = new WeightBudget(options.coingeckoCallsPerMinute ?? COINGECKO_DEMO_CALLS_PER_MINUTE);

@@ -1,5 +1,6 @@
 import { NAMED_COINS } from './crypto-coins';
 import { mulberry32, stringHash } from './prng';
+import { tokenizedCoins } from './tokenized-assets';
 import { UnderlyingDef } from './universe';
 
 /** A coin as every crypto protocol sees it: CoinGecko id and symbol, supplies, and the price process it follows. */
@@ -73,8 +74,8 @@ function tailCap(rank: number): number {
 }
 
 /**
- * The named coins, then generated ones up to CRYPTO_COIN_COUNT, all from the seed. Generated names may repeat a
- * symbol (as real listings do); ids never repeat.
+ * The named coins, then generated ones up to CRYPTO_COIN_COUNT, then the tokenized real-world assets, all from the
+ * seed. Generated names may repeat a symbol (as real listings do); ids never repeat.
  */
 export function buildCryptoUniverse(seed: number, underlyings: readonly UnderlyingDef[]): CryptoCoin[] {
   const byKey = new Map(underlyings.map((u) => [u.key, u]));
@@ -139,6 +140,12 @@ export function buildCryptoUniverse(seed: number, underlyings: readonly Underlyi
     if (coin.binanceSymbol === null) continue;
     if (pairs.has(coin.binanceSymbol)) coin.binanceSymbol = null;
     else pairs.add(coin.binanceSymbol);
+  }
+  // Appended last, so the named and generated coins keep their ids, draws and image ids.
+  for (const token of tokenizedCoins(seed, byKey)) {
+    if (ids.has(token.id)) throw new Error(`crypto universe: tokenized asset ${token.id} repeats a coin id`);
+    ids.add(token.id);
+    coins.push(token);
   }
   return coins;
 }

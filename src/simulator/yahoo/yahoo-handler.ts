@@ -7,6 +7,8 @@ import { WeightBudget } from '../hyperliquid/weight-budget';
 import { CrumbSessions, DEFAULT_CRUMB_TTL_MS, sessionCookie } from './crumb-sessions';
 import { chart, ChartRequest, spark } from './yahoo-chart';
 import { quoteResult } from './yahoo-quote';
+import { quoteSummary } from './yahoo-quote-summary';
+import { timeseries, TimeseriesRequest } from './yahoo-timeseries';
 
 export const YAHOO_PATH = '/yahoo';
 export const YAHOO_COOKIE_PATH = `${YAHOO_PATH}/cookie`;
@@ -31,12 +33,27 @@ function emptyCounters(): YahooCounters {
   return { requestsByPath: {}, rateLimited: 0, unauthorized: 0, crumbsIssued: 0 };
 }
 
+/** A Unix-seconds query parameter, or null when absent or not a whole number. */
+function secondsParam(query: URLSearchParams, name: string): number | null {
+  const raw = query.get(name);
+  return raw === null || !/^\d+$/.test(raw) ? null : Number(raw);
+}
+
 function chartRequest(query: URLSearchParams): ChartRequest {
-  const seconds = (name: string) => {
-    const raw = query.get(name);
-    return raw === null || !/^\d+$/.test(raw) ? null : Number(raw);
+  return {
+    interval: query.get('interval') ?? '1d',
+    range: query.get('range'),
+    period1: secondsParam(query, 'period1'),
+    period2: secondsParam(query, 'period2'),
   };
-  return { interval: query.get('interval') ?? '1d', range: query.get('range'), period1: seconds('period1'), period2: seconds('period2') };
+}
+
+function timeseriesRequest(query: URLSearchParams): TimeseriesRequest {
+  const types = (query.get('type') ?? '')
+    .split(',')
+    .map((type) => type.trim())
+    .filter(Boolean);
+  return { types, period1: secondsParam(query, 'period1'), period2: secondsParam(query, 'period2') };
 }
 
 function symbolsOf(query: URLSearchParams): string[] {
@@ -47,8 +64,9 @@ function symbolsOf(query: URLSearchParams): string[] {
 }
 
 /**
- * The local Yahoo Finance query host under `/yahoo`: the cookie page, `getcrumb`, quote (cookie + crumb), chart and
- * spark (open, as upstream), with a per-minute call budget per address.
+ * The local Yahoo Finance query host under `/yahoo`: the cookie page, `getcrumb`, quote and quoteSummary (cookie +
+ * crumb), chart, spark and the fundamentals time series (open, as upstream), with a per-minute call budget per
+ * address.
  */
 export function startYahoo({ world, options, clock }: ProtocolContext): YahooSimulation {
   const budget = new WeightBudget(options.yahooCallsPerMinute ?? YAHOO_DEFAULT_CALLS_PER_MINUTE);
@@ -78,6 +96,14 @@ export function startYahoo({ world, options, clock }: ProtocolContext): YahooSim
       });
       return sendJson(res, 200, { quoteResponse: { result, error: null } });
     }
+    const summaryMatch = new RegExp(`^${YAHOO_PATH}/v10/finance/quoteSummary/([^/]+)$`).exec(path);
+    if (summaryMatch) {
+      if (!sessions.valid(cookie, query.get('crumb'), now)) throw jsonError(401, INVALID_CRUMB);
+      const reply = quoteSummary(book, decodeURIComponent(summaryMatch[1]).toUpperCase(), query.get('modules'), now);
+      return sendJson(res, reply.status, reply.body);
+    }
+    const seriesMatch = new RegExp(`^${YAHOO_PATH}/ws/fundamentals-timeseries/v1/finance/timeseries/([^/]+)$`).exec(path);
+    if (seriesMatch) return sendJson(res, 200, timeseries(book, decodeURIComponent(seriesMatch[1]).toUpperCase(), timeseriesRequest(query), now));
     if (path === `${YAHOO_PATH}/v7/finance/spark`) return sendJson(res, 200, spark(book, symbolsOf(query), chartRequest(query), now));
     const chartMatch = new RegExp(`^${YAHOO_PATH}/v8/finance/chart/([^/]+)$`).exec(path);
     if (chartMatch) return sendJson(res, 200, chart(book, decodeURIComponent(chartMatch[1]).toUpperCase(), chartRequest(query), now));

@@ -12,13 +12,13 @@ import { YahooMarketData } from './yahoo-market-data';
 const CRYPTO_MARKET_DATA = Symbol('CRYPTO_MARKET_DATA');
 const TRADFI_MARKET_DATA = Symbol('TRADFI_MARKET_DATA');
 
-/** The vendor clients, one instance each, shared by both slots (their budgets and sessions are per client). */
+/** The vendor clients, one instance each, shared by every slot that uses them (Markets' and Stocks'). */
 @Module({
   imports: [UpstreamCacheModule],
   providers: [CoingeckoClient, BinanceKlinesClient, YahooFinanceClient],
   exports: [CoingeckoClient, BinanceKlinesClient, YahooFinanceClient, UpstreamCacheModule],
 })
-class MarketClientsModule {}
+export class MarketClientsModule {}
 
 function marketDataSlot(
   token: symbol,

@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { TtlCache } from '../../common/cache/ttl-cache';
+import { Decimal } from '../../common/decimal/decimal';
+import { JsonText } from '../../common/http/json-text';
+import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
+import { toPage } from '../../common/pagination/page.dto';
+import { UpstreamCache, UpstreamCacheFactory } from '../../providers/kit/upstream-cache';
+import { RWA_PROVIDER, RwaMarket, RwaProvider } from '../../providers/rwa-provider';
+import type { AssetRow } from '../markets/asset-row';
+import { AssetsRepository } from '../markets/assets.repository';
+import { Aged } from '../markets/data-age';
+import { ON_DEMAND_DEADLINE_MS } from '../markets/market-feeds.service';
+import { RWA_ASSET_TYPE_CODES, RwaItemDto, RwaQueryDto, RwaSort } from './dto/rwa.dto';
+
+const RWA_FRESH_MS = 60_000;
+const ANSWER_TTL_MS = 5_000;
+/** A listing whose last quote is older than this is not trading now. */
+const TRADING_NOW_MS = 15 * 60_000;
+/** Vendors name precious metals by their ISO code; our catalogue lists their futures. */
+const UNDERLYING_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['XAU', 'GC'],
+  ['XAG', 'SI'],
+  ['XPT', 'PL'],
+  ['XPD', 'PA'],
+]);
+const UNDERLYING_TYPES = ['STOCK', 'ETF', 'COMMODITY'] as const;
+
+/**
+ * `/rwa`: tokenized real-world assets from the RWA vendor (through the kit's shared cache), each joined to its
+ * underlying in our catalogue (price, market cap, volume, whether it trades now) and its tokens to our
+ * crypto assets. Sorted and paged here: the vendor's list is a few hundred entries at most.
+ */
+@Injectable()
+export class RwaService {
+  private readonly markets: UpstreamCache;
+  private readonly items = new TtlCache<{ items: RwaItemDto[]; loadedAt: number }>(ANSWER_TTL_MS, 1);
+
+  constructor(
+    @Inject(RWA_PROVIDER) private readonly rwa: RwaProvider,
+    private readonly catalogue: AssetsRepository,
+    caches: UpstreamCacheFactory,
+  ) {
+    this.markets = caches.create({ name: 'stocks.rwa', freshTtlMs: RWA_FRESH_MS });
+  }
+
+  async list({ type, sort, order, page, limit }: RwaQueryDto): Promise<Aged<JsonText>> {
+    assertWithinOffsetCap(page, limit);
+    const { items, loadedAt } = await this.items.get('all', () => this.loadItems());
+    const matching = type === 'ALL' ? items : items.filter((item) => item.linkedAssetType === type);
+    const sorted = [...matching].sort(comparator(sort, order));
+    const offset = offsetOf(page, limit);
+    return { data: JsonText.of(toPage({ items: sorted.slice(offset, offset + limit), page, limit, total: sorted.length })), asOf: loadedAt };
+  }
+
+  private async loadItems(): Promise<{ items: RwaItemDto[]; loadedAt: number }> {
+    const read = await this.markets.getAged(this.rwa.name, () => this.rwa.listRwaMarkets({ signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS) }));
+    const tokenIds = await this.catalogue.idsByCoingeckoId(read.value.flatMap((market) => market.tokens.map((token) => token.coinId)));
+    const now = Date.now();
+    const items = await Promise.all(
+      read.value.map(async (market, i) => {
+        const symbol = market.symbol.toUpperCase();
+        const underlying = (await this.catalogue.resolveSymbol(UNDERLYING_ALIASES.get(symbol) ?? symbol, UNDERLYING_TYPES)) ?? null;
+        return toRwaItem(market, i + 1, underlying, tokenIds, read.loadedAt, now);
+      }),
+    );
+    return { items, loadedAt: read.loadedAt };
+  }
+}
+
+function toRwaItem(
+  market: RwaMarket,
+  rank: number,
+  underlying: AssetRow | null,
+  tokenIds: ReadonlyMap<string, number>,
+  loadedAt: number,
+  now: number,
+): RwaItemDto {
+  const quotedAt = underlying?.sourceUpdatedAt ? new Date(underlying.sourceUpdatedAt).getTime() : null;
+  return {
+    rwaId: market.id,
+    rank,
+    symbol: market.symbol,
+    name: market.name,
+    slug: market.slug,
+    assetType: RWA_ASSET_TYPE_CODES[market.assetType],
+    rwaPrice: numberOrNull(underlying?.price ?? null),
+    avgTokenPrice: numberOrNull(market.tokenPrice),
+    changePct: numberOrNull(market.tokenChange24h),
+    marketCap: numberOrNull(underlying?.marketCap ?? null),
+    volume: numberOrNull(underlying?.volume24h ?? null),
+    tokenMcap: numberOrNull(market.tokenMarketCap),
+    tokenVol: numberOrNull(market.tokenVolume24h),
+    marketStatus: quotedAt !== null && now - quotedAt < TRADING_NOW_MS ? 'open' : 'closed',
+    tokenList: market.tokens.map((token) => ({ name: token.name, cryptoId: tokenIds.get(token.coinId) ?? null, slug: token.coinId, symbol: token.symbol })),
+    linkedAssetId: underlying?.id ?? null,
+    linkedAssetType: underlying?.type ?? null,
+    linkedAssetSymbol: underlying?.symbol ?? null,
+    updatedAt: market.updatedAt ?? new Date(loadedAt).toISOString(),
+  };
+}
+
+/** Largest first for `desc` (rank 1 is the largest), nulls last either way, then by rank. */
+function comparator(sort: RwaSort, order: 'asc' | 'desc'): (a: RwaItemDto, b: RwaItemDto) => number {
+  const direction = order === 'desc' ? -1 : 1;
+  return (a, b) => {
+    if (sort === 'symbol') return direction * a.symbol.localeCompare(b.symbol) || a.rank - b.rank;
+    if (sort === 'rank') return direction * (b.rank - a.rank);
+    const x = a[sort];
+    const y = b[sort];
+    if (x === y) return a.rank - b.rank;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return direction * (new Decimal(x).comparedTo(y) ?? 0) || a.rank - b.rank;
+  };
+}
+
+function numberOrNull(value: string | null): number | null {
+  return value === null ? null : Number(value);
+}
