@@ -1,4 +1,6 @@
 /** OpenAPI text shared by the Stocks routes (docs/decisions.md, "Stocks"). */
+import { YAHOO_METRICS } from '../../providers/yahoo/yahoo-fundamentals.mapping';
+import { STATEMENT_LINES } from '../../providers/yahoo/yahoo-statements.mapping';
 
 export const STOCK_SYMBOL = {
   description:
@@ -11,3 +13,12 @@ export const PARTIAL_ANSWER =
   'Assembled from several vendor calls: one that fails leaves its sections empty and adds an `errors` entry (section, endpoint, message; no ' +
   'upstream host or secret), and the answer is asked again after a minute rather than 30. Only when every call fails and nothing is cached ' +
   '(up to an hour old) is it 502 MARKET_UPSTREAM_ERROR.';
+
+/** What the default vendor (Yahoo) fills: the metric keys and each statement's line items. */
+export const FUNDAMENTALS_KEYS =
+  `With the default vendor, overviewMetrics keys are, in order: ${YAHOO_METRICS.map((metric) => metric.key).join(', ')} (a metric without a ` +
+  'figure is left out; valueUsd is empty for ratios and counts). Statement line items: ' +
+  Object.entries(STATEMENT_LINES)
+    .map(([statement, lines]) => `${statement}: ${lines.map(([, key]) => key).join(', ')}`)
+    .join('; ') +
+  '. Annual periods are `FY<year the period ends in>`; quarters count from the fiscal year end (`Q1 FY2025` ends December 2024 for a September year end).';

@@ -13,7 +13,7 @@ import { RwaService } from './rwa.service';
 import { SecFilingsService } from './sec-filings.service';
 import { LIMIT_PER_CATEGORY, StockOverviewService } from './stock-overview.service';
 import { StockProfilesService } from './stock-profiles.service';
-import { PARTIAL_ANSWER, STOCK_SYMBOL } from './stocks-openapi';
+import { FUNDAMENTALS_KEYS, PARTIAL_ANSWER, STOCK_SYMBOL } from './stocks-openapi';
 
 /** Stocks (contract 4.3): the sector heatmap from the catalogue; fundamentals, company and filings from the vendors. */
 @PublicApiController('stock', 'Stocks')
@@ -45,10 +45,7 @@ export class StocksController {
   @ApiVendorFailures()
   @ApiEnvelope(FundamentalsDto, {
     headers: AGE_RESPONSE_HEADER,
-    description:
-      'overviewMetrics keys: marketCap, enterpriseValue, trailingPE, forwardPE, trailingEps, dividendYield, beta, fiftyTwoWeekHigh, ' +
-      'fiftyTwoWeekLow, sharesOutstanding, profitMargins, grossMargins, operatingMargins, totalRevenue (those the vendor reports). Statements ' +
-      `come from the vendor's fundamentals time series (annual and quarterly), line items by key. Cached for 30 minutes. ${PARTIAL_ANSWER} ${AGE_HEADER}`,
+    description: `${FUNDAMENTALS_KEYS} Cached for 30 minutes. ${PARTIAL_ANSWER} ${AGE_HEADER}`,
   })
   @AnswersJsonText()
   async getFundamentals(@Param('symbol') symbol: string, @Res({ passthrough: true }) res: unknown) {
