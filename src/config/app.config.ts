@@ -71,7 +71,8 @@ export interface AppConfig {
   /** The stocks vendors; timeouts and retries are marketVendors'. The SEC budget is per second, shared by all replicas. */
   stockVendors: {
     filingsVendor: FilingsVendor;
-    sec: { userAgent?: string; dataUrl: string; filesUrl: string; requestsPerSecond: number };
+    /** archivesUrl: the public base of the filing links handed to clients. */
+    sec: { userAgent?: string; dataUrl: string; filesUrl: string; archivesUrl: string; requestsPerSecond: number };
   };
   /** The crypto universe's size: the top N coins by market cap. */
   markets: { cryptoUniverse: number };
@@ -171,6 +172,7 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
         userAgent: env.SEC_USER_AGENT,
         dataUrl: trimSlash(env.SEC_DATA_URL),
         filesUrl: trimSlash(env.SEC_FILES_URL),
+        archivesUrl: trimSlash(env.SEC_ARCHIVES_URL),
         requestsPerSecond: env.SEC_REQUESTS_PER_SECOND,
       },
     },

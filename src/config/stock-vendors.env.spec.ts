@@ -25,7 +25,13 @@ describe('loadAppConfig: stock vendors', () => {
   it('takes SEC as the filings vendor once a User-Agent is declared', () => {
     expect(loadAppConfig({ SEC_USER_AGENT: USER_AGENT }).stockVendors).toEqual({
       filingsVendor: 'sec',
-      sec: { userAgent: USER_AGENT, dataUrl: 'https://data.sec.gov', filesUrl: 'https://www.sec.gov', requestsPerSecond: 8 },
+      sec: {
+        userAgent: USER_AGENT,
+        dataUrl: 'https://data.sec.gov',
+        filesUrl: 'https://www.sec.gov',
+        archivesUrl: 'https://www.sec.gov',
+        requestsPerSecond: 8,
+      },
     });
   });
 

@@ -59,6 +59,15 @@ export class StockVendorVariables {
   @IsUrl({ require_tld: false, require_protocol: true })
   SEC_FILES_URL = 'https://www.sec.gov';
 
+  /**
+   * The public base of a filing's `reportUrl`, for clients to open: the SEC's own site whatever host the data
+   * is read from (a mirror or the simulator is no address to hand out).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true })
+  SEC_ARCHIVES_URL = 'https://www.sec.gov';
+
   /** Requests a second shared by every replica, kept under SEC's 10 so a request crossing a second boundary stays inside it. */
   @Transform(toInt)
   @IsInt()

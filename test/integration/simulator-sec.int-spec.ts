@@ -108,10 +108,10 @@ describe('SEC EDGAR against the upstream simulator', () => {
     expect(old!.filings.every((f) => f.filingDate <= '2009-12-31' && ['10-K', '10-Q'].includes(f.formType))).toBe(true);
     expect(sim.protocols.sec.counters.requestsByRoute['submissions/page']).toBeGreaterThan(0);
     const [first] = old!.filings;
-    expect(first.reportUrl).toBe(
-      `${sim.url}/sec/Archives/edgar/data/${Number(old!.registrantId)}/${first.accessionNo.replace(/-/g, '')}/${first.reportUrl.split('/').pop()}`,
-    );
-    expect((await fetch(first.reportUrl, { headers: { 'user-agent': SIMULATOR_SEC_USER_AGENT } })).status).toBe(200);
+    // Links are handed out on the SEC's public site (SEC_ARCHIVES_URL); the simulator serves the same paths.
+    const path = `/Archives/edgar/data/${Number(old!.registrantId)}/${first.accessionNo.replace(/-/g, '')}/${first.reportUrl.split('/').pop()}`;
+    expect(first.reportUrl).toBe(`https://www.sec.gov${path}`);
+    expect((await fetch(`${sim.url}/sec${path}`, { headers: { 'user-agent': SIMULATOR_SEC_USER_AGENT } })).status).toBe(200);
   });
 
   it('draws the same CIKs and filings for the same seed', async () => {

@@ -56,7 +56,10 @@ describe(SecEdgarClient.name, () => {
 
   function makeClient({ userAgent = USER_AGENT, requestsPerSecond = 8 }: { userAgent?: string; requestsPerSecond?: number } = {}) {
     const settings = {
-      stockVendors: { filingsVendor: 'sec', sec: { userAgent, dataUrl: `${upstream.baseUrl}/data`, filesUrl: `${upstream.baseUrl}/www`, requestsPerSecond } },
+      stockVendors: {
+        filingsVendor: 'sec',
+        sec: { userAgent, dataUrl: `${upstream.baseUrl}/data`, filesUrl: `${upstream.baseUrl}/www`, archivesUrl: 'https://www.sec.gov', requestsPerSecond },
+      },
       marketVendors: { timeoutMs: 5_000, maxRetries: 0 },
     } as unknown as Record<string, unknown>;
     const config = { get: (key: string) => settings[key] } as unknown as ConfigService<AppConfig, true>;
@@ -121,13 +124,13 @@ describe(SecEdgarClient.name, () => {
     expect(() => makeClient().submissionsFile('../files/company_tickers.json')).toThrow(RangeError);
   });
 
-  it('builds the document URL from the unpadded CIK, the accession without dashes and the primary document', () => {
+  it("builds the document URL on the SEC's public site (not the host read from) from the unpadded CIK, the accession without dashes and the primary document", () => {
     const sut = makeClient();
     expect(sut.documentUrl('0000320193', { accessionNumber: '0000320193-25-000079', primaryDocument: 'aapl-20250927.htm' })).toBe(
-      `${upstream.baseUrl}/www/Archives/edgar/data/320193/000032019325000079/aapl-20250927.htm`,
+      'https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/aapl-20250927.htm',
     );
     expect(sut.documentUrl('0000320193', { accessionNumber: '0001059235-26-000004', primaryDocument: 'xslF345X05/wk-form4_1772148856.xml' })).toBe(
-      `${upstream.baseUrl}/www/Archives/edgar/data/320193/000105923526000004/xslF345X05/wk-form4_1772148856.xml`,
+      'https://www.sec.gov/Archives/edgar/data/320193/000105923526000004/xslF345X05/wk-form4_1772148856.xml',
     );
   });
 

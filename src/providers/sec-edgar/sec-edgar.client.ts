@@ -88,7 +88,7 @@ export class SecEdgarClient implements OnModuleDestroy {
   /** Where the filing's main document is: /Archives/edgar/data/{cik, unpadded}/{accession, no dashes}/{primaryDocument}. */
   documentUrl(cik: string, { accessionNumber, primaryDocument }: Pick<SecFilingRow, 'accessionNumber' | 'primaryDocument'>): string {
     const folder = `${Number(asCik(cik, 'cik'))}/${accessionNumber.replace(/-/g, '')}`;
-    return `${this.sec.filesUrl}/Archives/edgar/data/${folder}/${primaryDocument.split('/').map(encodeURIComponent).join('/')}`;
+    return `${this.sec.archivesUrl}/Archives/edgar/data/${folder}/${primaryDocument.split('/').map(encodeURIComponent).join('/')}`;
   }
 
   private companyTickers(signal?: AbortSignal): Promise<SecCompanyTicker[]> {
