@@ -11,16 +11,19 @@ import { describeCoreSpeeds, measureCoreSpeeds } from './lib/core-speed';
 import { envNumber } from './lib/env';
 import { describeSummaries, findProfile, summariseProfile } from './lib/cpu-profile';
 import { measure, processCpu } from './lib/load';
+import type { FillReport } from './lib/markets-fill';
 import { counters, moved, printTable, problems, Row, scriptCalls } from './lib/markets-report';
 
 /**
- * `npm run bench:markets`: requests/s, p50/p99 and server CPU per request of three Markets routes on a warm
- * cache, against the billed reference route `/account/credits`, all on one app server (pinned to core 0; the
- * load generator to core 1). The catalogue is filled first by the real jobs from the upstream simulator
- * (which keeps serving the rare upstream loads of the run, pinned to core 1); the measured server runs no job.
- * Each market route runs between two reference runs and is compared with their mean. Per run it also prints
- * how often the route's answer was rebuilt: the per-replica caches (a list for 5 s, a detail or klines answer
- * for 2 s) expire during a run, so some requests read Redis or PostgreSQL again, which is the steady state.
+ * `npm run bench:markets`: requests/s, p50/p99 and server CPU per request of three Markets and two Stocks routes
+ * on a warm cache, against the billed reference route `/account/credits`, all on one app server (pinned to core
+ * 0; the load generator to core 1). The catalogue is filled first by the real jobs from the upstream simulator,
+ * and a stock's fundamentals loaded from it once (the simulator keeps serving the rare upstream loads of the
+ * run, pinned to core 1); the measured server runs no job. Each market route runs between two reference runs and is compared
+ * with their mean. Per run it also prints how often the route's answer was rebuilt: the per-replica caches (a
+ * list or the heatmap for 5 s, a detail or klines answer for 2 s) expire during a run, so some requests read
+ * Redis or PostgreSQL again, which is the steady state; fundamentals has no per-replica answer and reads its
+ * shared cache entry in Redis on every request.
  * Figures are printed, never judged by the exit code; the run fails only on non-2xx answers, socket errors
  * or a key pool too small for the rate reached. BENCH_ADAPTER=fastify, BENCH_ROUTES and BENCH_NODE_ARGS
  * (`--cpu-prof --cpu-prof-dir=<dir>`: top self-time frames per run) are described in docs/benchmarks.md.
@@ -34,18 +37,24 @@ const SETTINGS = {
   adapter: process.env.BENCH_ADAPTER === 'fastify' ? 'fastify' : 'express',
   // The runs in order. A market route is compared with the reference runs just before and after it: this
   // machine's cores change speed within minutes (core-speed.ts), and CPU per request with them.
-  order: (process.env.BENCH_ROUTES || 'reference,assets,reference,detail,reference,klines,reference').split(',').map((name) => name.trim()),
+  order: (process.env.BENCH_ROUTES || 'reference,assets,reference,detail,reference,klines,reference,fundamentals,reference,overview,reference')
+    .split(',')
+    .map((name) => name.trim()),
   adminUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   databaseName: process.env.BENCH_MARKETS_DATABASE || 'mkbench',
   redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
 };
 const PUBLIC = '/api/public/v1';
+/** The stock whose fundamentals the fill loads from the simulator and the fundamentals run reads. */
+const STOCK = 'AAPL';
 // BENCH_ROUTES takes these names, or a path of its own (`/api/public/v1/assets/BTC/klines?limit=50`) for an experiment.
 const ROUTES: Record<string, string> = {
   reference: `${PUBLIC}/account/credits`,
   assets: `${PUBLIC}/assets?type=ALL&limit=100`,
   detail: `${PUBLIC}/assets/BTC`,
   klines: `${PUBLIC}/assets/BTC/klines?limit=500`,
+  fundamentals: `${PUBLIC}/stock/${STOCK}/fundamentals`,
+  overview: `${PUBLIC}/stock/overview?market=US`,
 };
 const pathOf = (name: string) => ROUTES[name] ?? name;
 // Max tier: 600 calls per key per clock minute. Each run takes its own slice of keys, as bench:hl does: runs
@@ -97,6 +106,23 @@ function describeAnswer(name: string, data: unknown): string {
   }
   if (name === 'klines') return `${(data as unknown[]).length} bars`;
   if (name === 'detail') return `price ${(data as { price: string | null }).price}`;
+  if (name === 'fundamentals') {
+    const { overview, financials, errors } = data as {
+      overview: { quote: { price: number | null } | null; overviewMetrics: unknown[] };
+      financials: { incomeStatement: unknown[]; balanceSheet: unknown[]; cashFlowStatement: unknown[] };
+      errors: Array<{ section: string }>;
+    };
+    // A failed section is an empty, smaller answer, asked again after 60 s: not the route the bench is for.
+    if (errors.length > 0) throw new Error(`fundamentals answered without ${errors.map((e) => e.section).join(', ')}: is the simulator's Yahoo reachable?`);
+    const statements = [financials.incomeStatement, financials.balanceSheet, financials.cashFlowStatement].map((list) => list.length).join('/');
+    return `price ${overview.quote?.price}, ${overview.overviewMetrics.length} metrics, ${statements} income/balance/cash-flow periods`;
+  }
+  if (name === 'overview') {
+    const items = (data as { categories: Array<{ items: Array<{ price: number | null }> }> }).categories.flatMap((c) => c.items);
+    const priced = items.filter((item) => item.price !== null).length;
+    if (priced === 0) throw new Error('the heatmap has no priced stock: did markets.tradfi fill the catalogue?');
+    return `${(data as { categories: unknown[] }).categories.length} sectors, ${items.length} stocks, ${priced} priced`;
+  }
   return '';
 }
 
@@ -139,11 +165,14 @@ async function main(): Promise<void> {
     const simEnv = (upstream.ready as unknown as { env: Record<string, string> }).env;
     const shared = { ...simEnv, DATABASE_URL: databaseUrl, REDIS_URL: SETTINGS.redisUrl, REDIS_KEY_PREFIX: RUN_PREFIX };
 
-    process.stdout.write(`filling the catalogue in ${SETTINGS.databaseName} (hl.markets, markets.crypto, markets.tradfi from the simulator)...\n`);
-    const fill = await startServer('markets-fill', 'bench/markets.bench.ts', 0, { ...shared, BENCH_MARKETS_ROLE: 'fill' });
-    const { jobs } = fill.ready as unknown as { jobs: Record<string, { rows: number; failures: number; ms: number }> };
+    process.stdout.write(
+      `filling the catalogue in ${SETTINGS.databaseName} (hl.markets, markets.crypto, markets.tradfi, ${STOCK}'s fundamentals from the simulator)...\n`,
+    );
+    const fill = await startServer('markets-fill', 'bench/markets.bench.ts', 0, { ...shared, BENCH_MARKETS_ROLE: 'fill', BENCH_MARKETS_STOCK: STOCK });
+    const { jobs, fundamentals } = fill.ready as unknown as FillReport;
     await fill.stop();
     for (const [name, job] of Object.entries(jobs)) process.stdout.write(`  ${name}: ${job.rows} rows, ${job.failures} failures, ${job.ms} ms\n`);
+    process.stdout.write(`  ${STOCK} fundamentals: ${fundamentals.bytes} bytes, ${fundamentals.ms} ms\n`);
 
     const slices = SETTINGS.order.length;
     process.stdout.write(`starting the ${SETTINGS.adapter} app (jobs off, ${keyCount * slices + 1} Max accounts + keys)...\n`);

@@ -97,6 +97,7 @@ function neighbourReferenceUs(rows: Row[], i: number): number {
 /** The table of `npm run bench:markets`, each market route against its neighbouring reference runs. */
 export function printTable(rows: Row[]): void {
   const references = rows.filter((r) => r.route === 'reference');
+  const nameWidth = Math.max(...rows.map((r) => r.route.length)) + 2;
   const pad = (value: string | number, width: number) => String(value).padStart(width);
   const head = ['req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'srv cpu%', 'gen cpu%', 'req/script', 'usr µs', 'sys µs', 'srv µs/req', '× ref'];
   const lines = [`${'route'.padEnd(48)}${head.map((h) => pad(h, 11)).join('')}`];
@@ -129,9 +130,9 @@ export function printTable(rows: Row[]): void {
       ? 'n/a (no reference run)'
       : `${ratio.toFixed(2)}× the reference (goal <= ${CPU_GOAL}): ${ratio <= CPU_GOAL ? 'met' : 'missed'}`;
     const p99 = `p99 ${r.p99Ms} ms (goal < ${P99_GOAL_MS}): ${r.p99Ms < P99_GOAL_MS ? 'met' : 'missed'}`;
-    lines.push(`${r.route.padEnd(10)}${cpu}; ${p99}`);
+    lines.push(`${r.route.padEnd(nameWidth)}${cpu}; ${p99}`);
   }
   lines.push('', 'rebuilt answers and upstream calls during each measured run (/metrics):');
-  for (const r of rows) lines.push(`  ${r.route.padEnd(10)}${r.reloads.length > 0 ? r.reloads.join(', ') : 'none'}`);
+  for (const r of rows) lines.push(`  ${r.route.padEnd(nameWidth)}${r.reloads.length > 0 ? r.reloads.join(', ') : 'none'}`);
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 }

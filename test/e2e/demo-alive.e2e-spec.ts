@@ -53,7 +53,10 @@ describe('npm run demo, started fresh', () => {
     return res.ok ? ((await res.json()) as { data: any }).data : null;
   }
 
-  /** Each Markets route with what shows it filled: crypto and stock quotes, candles, venues, search, gainers, totals. */
+  /**
+   * Each Markets and Stocks route with what shows it filled: crypto and stock quotes, candles, venues, search, gainers,
+   * totals; the sector heatmap, fundamentals, executives, filings and tokenized assets.
+   */
   const MARKETS_FILLED: Record<string, (data: any) => boolean> = {
     '/assets?type=CRYPTO&limit=1': (d) => d.items[0]?.price !== null && d.items[0]?.sparkline7d.length > 0,
     '/assets?type=STOCK&limit=1': (d) => d.items[0]?.price !== null,
@@ -63,6 +66,11 @@ describe('npm run demo, started fresh', () => {
     '/search?q=apple': (d) => d.items[0]?.symbol === 'AAPL-US',
     '/trending-gainers?limit=1': (d) => d.items.length === 1,
     '/global-stats': (d) => d.activeAssets.CRYPTO > 0 && d.activeAssets.STOCK > 0,
+    '/stock/overview?market=US': (d) => d.categories.some((c: { items: Array<{ price: number | null }> }) => c.items.some((i) => i.price !== null)),
+    '/stock/AAPL/fundamentals': (d) => d.overview.overviewMetrics.length > 0 && d.financials.incomeStatement.length > 0,
+    '/stock/AAPL/company': (d) => d.company.executives.length > 0,
+    '/stock/AAPL/sec-filings?limit=5': (d) => d.items.length === 5,
+    '/rwa?limit=5': (d) => d.items.length > 0 && d.items.every((i: { tokenList: unknown[] }) => i.tokenList.length > 0),
   };
 
   async function probe(): Promise<Alive> {
@@ -92,7 +100,7 @@ describe('npm run demo, started fresh', () => {
   });
 
   it(
-    'shows every Markets route filled, non-empty trending, HIP-3 and HIP-4 smart traders and 100+ BTC holders within 90 seconds',
+    'shows every Markets and Stocks route filled, non-empty trending, HIP-3 and HIP-4 smart traders and 100+ BTC holders within 90 seconds',
     async () => {
       let last: Alive | undefined;
       while (Date.now() - startedAt < ALIVE_WITHIN_MS) {

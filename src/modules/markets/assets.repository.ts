@@ -123,6 +123,7 @@ export class AssetsRepository {
 
   /** The stored latest price of each asset of these Yahoo symbols that has one. */
   async latestPricesByYahooSymbol(yahooSymbols: string[]): Promise<Map<string, string>> {
+    if (yahooSymbols.length === 0) return new Map();
     const rows: Array<{ yahoo_symbol: string; price: string }> = await this.db.query(
       `SELECT a.yahoo_symbol, q.price::text AS price FROM assets a JOIN asset_quotes q ON q.asset_id = a.id
         WHERE a.yahoo_symbol = ANY($1::text[]) AND q.price IS NOT NULL`,

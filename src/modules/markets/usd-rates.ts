@@ -11,13 +11,14 @@ export function fxSymbolsOf(currencies: Iterable<string | null>): string[] {
 }
 
 /**
- * `value` in `currency` as USD, at the rates by FX symbol (units per USD), to `decimals` places; null without
- * a value or a usable rate.
+ * `value` in `currency` as USD, at the rates by FX symbol (units per USD), to `decimals` places (a USD value
+ * as it is); null without a value or a usable rate.
  */
 export function toUsd(value: string | null, currency: string | null, rates: ReadonlyMap<string, string>, decimals = 2): string | null {
   if (value === null) return null;
   const code = currency ?? 'USD';
-  const rate = code === 'USD' ? '1' : (rates.get(fxSymbolOf(code)) ?? null);
+  if (code === 'USD') return value;
+  const rate = rates.get(fxSymbolOf(code)) ?? null;
   if (rate === null || new Decimal(rate).isZero()) return null;
   return toDecimalString(new Decimal(value).div(rate).decimalPlaces(decimals));
 }

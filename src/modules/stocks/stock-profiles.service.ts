@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { TtlCache } from '../../common/cache/ttl-cache';
 import { JsonText } from '../../common/http/json-text';
 import { EQUITIES_PROVIDER, EquitiesProvider } from '../../providers/equities-provider';
 import { AgedValue, UpstreamCache, UpstreamCacheFactory } from '../../providers/kit/upstream-cache';
@@ -18,6 +19,9 @@ const PROFILE_FRESH_MS = 30 * 60_000;
 /** An answer with a failed section is asked again sooner, so the section comes back once the vendor does. */
 const PARTIAL_FRESH_MS = 60_000;
 const STOCKS_ONLY = ['STOCK'] as const;
+/** A replica reuses an assembled answer this long (the vendor's answer is already shared through the KV store). */
+const ANSWER_TTL_MS = 2_000;
+const ANSWER_KEYS = 2_000;
 
 /**
  * `/stock/{symbol}/fundamentals` and `/stock/{symbol}/company`: the catalogue's asset block, then the equities
@@ -28,6 +32,7 @@ const STOCKS_ONLY = ['STOCK'] as const;
 export class StockProfilesService {
   private readonly fundamentalsCache: UpstreamCache;
   private readonly companyCache: UpstreamCache;
+  private readonly answers = new TtlCache<Aged<JsonText>>(ANSWER_TTL_MS, ANSWER_KEYS);
 
   constructor(
     private readonly assets: AssetsService,
@@ -42,6 +47,15 @@ export class StockProfilesService {
 
   async fundamentals(symbol: string): Promise<Aged<JsonText>> {
     const row = await this.assets.resolve(symbol, STOCKS_ONLY);
+    return this.answers.get(`fundamentals:${row.id}`, () => this.assembleFundamentals(row));
+  }
+
+  async company(symbol: string): Promise<Aged<JsonText>> {
+    const row = await this.assets.resolve(symbol, STOCKS_ONLY);
+    return this.answers.get(`company:${row.id}`, () => this.assembleCompany(row));
+  }
+
+  private async assembleFundamentals(row: AssetRow): Promise<Aged<JsonText>> {
     const sourceSymbol = row.yahooSymbol!;
     const read = await this.fundamentalsCache.getAged(this.cacheKey(sourceSymbol), () =>
       this.equities.getFundamentals({ sourceSymbol, signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS) }),
@@ -62,8 +76,7 @@ export class StockProfilesService {
     return { data: JsonText.of(body), asOf: read.loadedAt };
   }
 
-  async company(symbol: string): Promise<Aged<JsonText>> {
-    const row = await this.assets.resolve(symbol, STOCKS_ONLY);
+  private async assembleCompany(row: AssetRow): Promise<Aged<JsonText>> {
     const sourceSymbol = row.yahooSymbol!;
     const read = await this.companyCache.getAged(this.cacheKey(sourceSymbol), () =>
       this.equities.getCompany({ sourceSymbol, signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS) }),
