@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { ensureDatabase } from './lib/database';
 import { killAll, ServerHandle, startServer } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
 import { measure, Measurement } from './lib/load';
@@ -48,20 +49,6 @@ function relaunchPinned(): void {
   const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, BENCH_LOADGEN: '1' } });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-}
-
-async function ensureDatabase(): Promise<string> {
-  const admin = new Client({ connectionString: SETTINGS.adminUrl });
-  await admin.connect();
-  try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [SETTINGS.databaseName]);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${SETTINGS.databaseName}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(SETTINGS.adminUrl);
-  url.pathname = `/${SETTINGS.databaseName}`;
-  return url.toString();
 }
 
 /**
@@ -119,7 +106,7 @@ async function variant(name: string, server: ServerHandle, path: string, keys?: 
 }
 
 async function main(): Promise<void> {
-  const databaseUrl = await ensureDatabase();
+  const databaseUrl = await ensureDatabase(SETTINGS.adminUrl, SETTINGS.databaseName);
   process.stdout.write(`building the ${SETTINGS.wallets}-wallet market in ${SETTINGS.databaseName} (simulator -> jobs -> PostgreSQL; minutes on 2 cores)...\n`);
   const build = await startServer(
     'hl-build',

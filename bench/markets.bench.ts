@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { Client } from 'pg';
+import { ensureDatabase } from './lib/database';
 import { killAll, ServerHandle, startServer } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
 import { describeCoreSpeeds, measureCoreSpeeds } from './lib/core-speed';
@@ -74,20 +74,6 @@ function relaunchPinned(): void {
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
-async function ensureDatabase(): Promise<string> {
-  const admin = new Client({ connectionString: SETTINGS.adminUrl });
-  await admin.connect();
-  try {
-    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [SETTINGS.databaseName]);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${SETTINGS.databaseName}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(SETTINGS.adminUrl);
-  url.pathname = `/${SETTINGS.databaseName}`;
-  return url.toString();
-}
-
 /** One call, which must answer 200 with the success envelope; returns the body's data and size. */
 async function probe(url: string, key: string): Promise<{ data: unknown; bytes: number }> {
   const res = await fetch(url, { headers: { 'x-api-key': key } });
@@ -154,7 +140,7 @@ async function main(): Promise<void> {
       `${SETTINGS.warmupS} s warm-up + ${SETTINGS.durationS} s per route, node ${process.version}, load average ${loadavg()[0].toFixed(2)}\n`,
   );
   const speedsBefore = describeCoreSpeeds(measureCoreSpeeds());
-  const databaseUrl = await ensureDatabase();
+  const databaseUrl = await ensureDatabase(SETTINGS.adminUrl, SETTINGS.databaseName);
   const rows: Row[] = [];
   const wallets: string[] = [];
   const redis = new Redis(SETTINGS.redisUrl, { maxRetriesPerRequest: 2 });
