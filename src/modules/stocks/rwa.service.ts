@@ -24,6 +24,12 @@ const UNDERLYING_ALIASES: ReadonlyMap<string, string> = new Map([
   ['XPD', 'PA'],
 ]);
 const UNDERLYING_TYPES = ['STOCK', 'ETF', 'COMMODITY'] as const;
+/** The class `type` filters by: the RWA's own, whether or not our catalogue lists the underlying. */
+const RWA_CLASS_OF_CODE: Readonly<Record<number, string>> = {
+  [RWA_ASSET_TYPE_CODES.stock]: 'STOCK',
+  [RWA_ASSET_TYPE_CODES.etf]: 'ETF',
+  [RWA_ASSET_TYPE_CODES.commodity]: 'COMMODITY',
+};
 
 /**
  * `/rwa`: tokenized real-world assets from the RWA vendor (through the kit's shared cache), each joined to its
@@ -46,7 +52,7 @@ export class RwaService {
   async list({ type, sort, order, page, limit }: RwaQueryDto): Promise<Aged<JsonText>> {
     assertWithinOffsetCap(page, limit);
     const { items, loadedAt } = await this.items.get('all', () => this.loadItems());
-    const matching = type === 'ALL' ? items : items.filter((item) => item.linkedAssetType === type);
+    const matching = type === 'ALL' ? items : items.filter((item) => RWA_CLASS_OF_CODE[item.assetType] === type);
     const sorted = [...matching].sort(comparator(sort, order));
     const offset = offsetOf(page, limit);
     return { data: JsonText.of(toPage({ items: sorted.slice(offset, offset + limit), page, limit, total: sorted.length })), asOf: loadedAt };

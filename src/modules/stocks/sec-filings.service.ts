@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { JsonText } from '../../common/http/json-text';
 import { FILINGS_PROVIDER, FilingsProvider, RegistrantFilings } from '../../providers/filings-provider';
+import { NO_VENDOR } from '../../providers/kit/provider-slot.module';
 import { UpstreamCache, UpstreamCacheFactory } from '../../providers/kit/upstream-cache';
 import { AssetsService } from '../markets/assets.service';
 import { Aged } from '../markets/data-age';
@@ -35,8 +36,9 @@ export class SecFilingsService {
     const row = await this.assets.resolve(symbol, ['STOCK']);
     const formSet = forms && [...new Set(forms.map((form) => form.toUpperCase()))].sort();
     const key = `${this.filings.name}:${row.symbol}:${from ?? ''}:${to ?? ''}:${formSet?.join(',') ?? ''}:${limit}`;
+    // Only US listings have a registrant; a filings vendor switched off still answers 503 for any stock.
     const read =
-      row.market === 'US'
+      row.market === 'US' || this.filings.name === NO_VENDOR
         ? await this.cache.getAged<RegistrantFilings | null>(key, () =>
             this.filings.listFilings({ symbol: row.symbol, from, to, forms: formSet, limit, signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS) }),
           )

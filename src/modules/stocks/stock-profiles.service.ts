@@ -61,7 +61,7 @@ export class StockProfilesService {
       this.equities.getFundamentals({ sourceSymbol, signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS) }),
     );
     const fundamentals = read.value;
-    const rates = await this.ratesFor(row, fundamentals.quote?.currency ?? null);
+    const rates = await this.ratesFor(row, [fundamentals.quote?.currency ?? null, ...fundamentals.metrics.map((metric) => metric.currency)]);
     const body: FundamentalsDto = {
       asset: toStockAsset(row),
       source: this.source(sourceSymbol, read),
@@ -84,7 +84,13 @@ export class StockProfilesService {
     const body: CompanyDto = {
       asset: toStockAsset(row),
       source: this.source(sourceSymbol, read),
-      company: toCompanyPeople(read.value, await this.ratesFor(row, null)),
+      company: toCompanyPeople(
+        read.value,
+        await this.ratesFor(
+          row,
+          read.value.executives.map((executive) => executive.currency),
+        ),
+      ),
       errors: toSectionErrors(read.value.failures),
     };
     return { data: JsonText.of(body), asOf: read.loadedAt };
@@ -100,7 +106,8 @@ export class StockProfilesService {
     return { provider: this.equities.name, symbol: sourceSymbol, updatedAt: new Date(read.loadedAt).toISOString(), freshness: fresh ? 'fresh' : 'stale' };
   }
 
-  private ratesFor(row: AssetRow, quoteCurrency: string | null): Promise<Map<string, string>> {
-    return this.catalogue.latestPricesByYahooSymbol(fxSymbolsOf([row.currency, quoteCurrency]));
+  /** The catalogue's FX quotes of the listing's currency and every other the answer's money is in (a reporting currency). */
+  private ratesFor(row: AssetRow, currencies: Array<string | null>): Promise<Map<string, string>> {
+    return this.catalogue.latestPricesByYahooSymbol(fxSymbolsOf([row.currency, ...currencies]));
   }
 }

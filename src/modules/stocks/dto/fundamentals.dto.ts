@@ -41,7 +41,8 @@ export class FinancialStatementDto {
 }
 
 export class FinancialsDto {
-  @ApiProperty({ type: [FinancialStatementDto], description: 'Newest first: annual periods, then quarterly' }) incomeStatement: FinancialStatementDto[];
+  @ApiProperty({ type: [FinancialStatementDto], description: 'Newest period end first; an annual and a quarterly entry ending the same day, annual first' })
+  incomeStatement: FinancialStatementDto[];
   @ApiProperty({ type: [FinancialStatementDto] }) balanceSheet: FinancialStatementDto[];
   @ApiProperty({ type: [FinancialStatementDto] }) cashFlowStatement: FinancialStatementDto[];
 }

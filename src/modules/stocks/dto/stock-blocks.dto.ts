@@ -31,7 +31,7 @@ export class StockSourceDto {
 
 /** A part of the answer the vendor could not give (contract 2.4 `errors`). */
 export class SectionErrorDto {
-  @ApiProperty({ example: 'financials.incomeStatement' }) section: string;
+  @ApiProperty({ example: 'financials', description: 'The emptied part: quote, overview (metrics and ratings) or financials' }) section: string;
   @ApiProperty({ example: 'timeseries', description: 'The vendor call that failed, named without host or parameters' }) endpoint: string;
   @ApiProperty({ example: 'upstream unavailable', description: 'Never an upstream host, status or secret' }) message: string;
 }
