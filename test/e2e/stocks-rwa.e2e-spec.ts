@@ -31,11 +31,11 @@ const TOKEN_FIGURES = ['avgTokenPrice', 'changePct', 'tokenMcap', 'tokenVol'];
 const ASSET_TYPE_CODE: Record<string, number> = { STOCK: 1, ETF: 2, COMMODITY: 3 };
 /** The route's rule: a listing quoted in the last 15 minutes is trading. */
 const TRADING_NOW_MS = 15 * 60_000;
-/** The catalogue's token quotes are a few seconds older than the RWA list: the simulated prices move a little between. */
-const CATALOGUE_DRIFT = 0.02;
+/** The token figures are computed from the catalogue's quotes: equal but for the average's 8 decimals and JSON numbers. */
+const ROUNDING = 1e-9;
 
 const expectClose = (actual: number, expected: InstanceType<typeof Decimal>) =>
-  expect(Math.abs(actual - expected.toNumber())).toBeLessThanOrEqual(Math.abs(expected.toNumber()) * CATALOGUE_DRIFT);
+  expect(Math.abs(actual - expected.toNumber())).toBeLessThanOrEqual(Math.abs(expected.toNumber()) * ROUNDING);
 
 /** `items` in the order the route documents for `sort`: nulls last either way, ties by rank. */
 function expectOrdered(items: Data[], sort: string, order: 'asc' | 'desc') {

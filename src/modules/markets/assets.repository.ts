@@ -54,6 +54,14 @@ export interface SearchHit {
   refreshedAt: Date | null;
 }
 
+/** A coin's asset id and latest USD figures (null before its first quote). */
+export interface CoinFigures {
+  id: number;
+  price: string | null;
+  volume24h: string | null;
+  marketCap: string | null;
+}
+
 export interface RefreshTarget {
   id: number;
   type: AssetType;
@@ -132,12 +140,20 @@ export class AssetsRepository {
     return new Map(rows.map((r) => [r.yahoo_symbol, r.price]));
   }
 
-  /** Our asset ids of these CoinGecko coins, listed or not (ids are never reused). */
-  async idsByCoingeckoId(coingeckoIds: string[]): Promise<Map<string, number>> {
-    const rows: Array<{ coingecko_id: string; id: number }> = await this.db.query(`SELECT coingecko_id, id FROM assets WHERE coingecko_id = ANY($1::text[])`, [
-      coingeckoIds,
-    ]);
-    return new Map(rows.map((r) => [r.coingecko_id, Number(r.id)]));
+  /** Our asset id and latest figures of these CoinGecko coins, listed or not (ids are never reused). */
+  async coinsByCoingeckoId(coingeckoIds: string[]): Promise<Map<string, CoinFigures>> {
+    if (coingeckoIds.length === 0) return new Map();
+    const rows: Array<Record<string, unknown>> = await this.db.query(
+      `SELECT a.coingecko_id, a.id, q.price::text AS price, q.volume24h::text AS volume, q.market_cap::text AS market_cap
+         FROM assets a LEFT JOIN asset_quotes q ON q.asset_id = a.id WHERE a.coingecko_id = ANY($1::text[])`,
+      [coingeckoIds],
+    );
+    return new Map(
+      rows.map((r) => [
+        String(r.coingecko_id),
+        { id: Number(r.id), price: textOrNull(r.price), volume24h: textOrNull(r.volume), marketCap: textOrNull(r.market_cap) },
+      ]),
+    );
   }
 
   /** Listed assets per class (classes with none are absent). */
@@ -302,6 +318,10 @@ function toRefreshTarget(r: Record<string, unknown>): RefreshTarget {
 // A statement may not update one row twice; the last quote given for an asset wins.
 function dedupeByAssetId(quotes: AssetQuoteInput[]): AssetQuoteInput[] {
   return [...new Map(quotes.map((quote) => [quote.assetId, quote])).values()];
+}
+
+function textOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
 }
 
 function escapeLike(text: string): string {

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TtlCache } from '../../common/cache/ttl-cache';
-import { Decimal } from '../../common/decimal/decimal';
+import { Decimal, toDecimalString } from '../../common/decimal/decimal';
 import { JsonText } from '../../common/http/json-text';
 import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
 import { toPage } from '../../common/pagination/page.dto';
 import { UpstreamCache, UpstreamCacheFactory } from '../../providers/kit/upstream-cache';
 import { RWA_PROVIDER, RwaMarket, RwaProvider } from '../../providers/rwa-provider';
 import type { AssetRow } from '../markets/asset-row';
-import { AssetsRepository } from '../markets/assets.repository';
+import { AssetsRepository, CoinFigures } from '../markets/assets.repository';
 import { Aged } from '../markets/data-age';
 import { ON_DEMAND_DEADLINE_MS } from '../markets/market-feeds.service';
 import { RWA_ASSET_TYPE_CODES, RwaItemDto, RwaQueryDto, RwaSort } from './dto/rwa.dto';
@@ -60,13 +60,13 @@ export class RwaService {
 
   private async loadItems(): Promise<{ items: RwaItemDto[]; loadedAt: number }> {
     const read = await this.markets.getAged(this.rwa.name, () => this.rwa.listRwaMarkets({ signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS) }));
-    const tokenIds = await this.catalogue.idsByCoingeckoId(read.value.flatMap((market) => market.tokens.map((token) => token.coinId)));
+    const coins = await this.catalogue.coinsByCoingeckoId(read.value.flatMap((market) => market.tokens.map((token) => token.coinId)));
     const now = Date.now();
     const items = await Promise.all(
       read.value.map(async (market, i) => {
         const symbol = market.symbol.toUpperCase();
         const underlying = (await this.catalogue.resolveSymbol(UNDERLYING_ALIASES.get(symbol) ?? symbol, UNDERLYING_TYPES)) ?? null;
-        return toRwaItem(market, i + 1, underlying, tokenIds, read.loadedAt, now);
+        return toRwaItem(market, i + 1, underlying, coins, read.loadedAt, now);
       }),
     );
     return { items, loadedAt: read.loadedAt };
@@ -77,11 +77,12 @@ function toRwaItem(
   market: RwaMarket,
   rank: number,
   underlying: AssetRow | null,
-  tokenIds: ReadonlyMap<string, number>,
+  coins: ReadonlyMap<string, CoinFigures>,
   loadedAt: number,
   now: number,
 ): RwaItemDto {
   const quotedAt = underlying?.sourceUpdatedAt ? new Date(underlying.sourceUpdatedAt).getTime() : null;
+  const tokens = tokenFigures(market.tokens.map((token) => coins.get(token.coinId)));
   return {
     rwaId: market.id,
     rank,
@@ -90,18 +91,37 @@ function toRwaItem(
     slug: market.slug,
     assetType: RWA_ASSET_TYPE_CODES[market.assetType],
     rwaPrice: numberOrNull(underlying?.price ?? null),
-    avgTokenPrice: numberOrNull(market.tokenPrice),
+    avgTokenPrice: numberOrNull(tokens?.averagePrice ?? market.tokenPrice),
     changePct: numberOrNull(market.tokenChange24h),
     marketCap: numberOrNull(underlying?.marketCap ?? null),
     volume: numberOrNull(underlying?.volume24h ?? null),
-    tokenMcap: numberOrNull(market.tokenMarketCap),
-    tokenVol: numberOrNull(market.tokenVolume24h),
+    tokenMcap: numberOrNull(tokens?.marketCap ?? market.tokenMarketCap),
+    tokenVol: numberOrNull(tokens?.volume24h ?? market.tokenVolume24h),
     marketStatus: quotedAt !== null && now - quotedAt < TRADING_NOW_MS ? 'open' : 'closed',
-    tokenList: market.tokens.map((token) => ({ name: token.name, cryptoId: tokenIds.get(token.coinId) ?? null, slug: token.coinId, symbol: token.symbol })),
+    tokenList: market.tokens.map((token) => ({ name: token.name, cryptoId: coins.get(token.coinId)?.id ?? null, slug: token.coinId, symbol: token.symbol })),
     linkedAssetId: underlying?.id ?? null,
     linkedAssetType: underlying?.type ?? null,
     linkedAssetSymbol: underlying?.symbol ?? null,
     updatedAt: market.updatedAt ?? new Date(loadedAt).toISOString(),
+  };
+}
+
+/**
+ * The tokens' figures from our crypto catalogue: the price averaged by 24 h volume, market cap and volume
+ * summed. Null unless every token is quoted there with a volume, so a partial sum never passes for the
+ * whole (the vendor's combined figures stand in then).
+ */
+function tokenFigures(coins: Array<CoinFigures | undefined>): { averagePrice: string; marketCap: string | null; volume24h: string } | null {
+  if (coins.length === 0 || coins.some((coin) => !coin || coin.price === null || coin.volume24h === null)) return null;
+  const quoted = coins as Array<CoinFigures & { price: string; volume24h: string }>;
+  const volume = quoted.reduce((sum, coin) => sum.plus(coin.volume24h), new Decimal(0));
+  if (volume.isZero()) return null;
+  const traded = quoted.reduce((sum, coin) => sum.plus(new Decimal(coin.price).times(coin.volume24h)), new Decimal(0));
+  const marketCap = quoted.every((coin) => coin.marketCap !== null) ? quoted.reduce((sum, coin) => sum.plus(coin.marketCap!), new Decimal(0)) : null;
+  return {
+    averagePrice: toDecimalString(traded.div(volume).decimalPlaces(8)),
+    marketCap: marketCap === null ? null : toDecimalString(marketCap),
+    volume24h: toDecimalString(volume),
   };
 }
 

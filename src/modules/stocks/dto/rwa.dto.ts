@@ -45,7 +45,8 @@ export class RwaItemDto {
   @ApiProperty({ example: 'tesla' }) slug: string;
   @ApiProperty({ enum: Object.values(RWA_ASSET_TYPE_CODES), example: 1, description: '1 stock, 2 ETF, 3 commodity' }) assetType: number;
   @ApiProperty(NUMBER_OR_NULL(375.05, "The underlying's price from our catalogue (its listing currency)")) rwaPrice: number | null;
-  @ApiProperty(NUMBER_OR_NULL(375.6, "The tokens' price in USD, averaged by their 24 h volume")) avgTokenPrice: number | null;
+  @ApiProperty(NUMBER_OR_NULL(375.6, "The tokens' price in USD averaged by their 24 h volume, from our crypto catalogue's quotes")) avgTokenPrice:
+    number | null;
   @ApiProperty(NUMBER_OR_NULL(1.2, "Percent change of the tokens' price over 24 h")) changePct: number | null;
   @ApiProperty(NUMBER_OR_NULL(1206000000000, "The underlying's market cap from our catalogue")) marketCap: number | null;
   @ApiProperty(NUMBER_OR_NULL(98000000, "The underlying's session volume from our catalogue")) volume: number | null;
