@@ -9,6 +9,7 @@ import { AssetProfile, Candle, CandleInterval, MARKET_DATA_PROVIDER, VenueTicker
 import { HlVenueService, HYPERLIQUID_VENUE } from '../hl/hl-venue.service';
 import { quoteTimeOf, toAssetDto } from './asset-dto.mapper';
 import { AssetRow } from './asset-row';
+import { COUNTRY_OF_MARKET } from './asset-types';
 import { AssetsService } from './assets.service';
 import { Aged, oldestOf } from './data-age';
 import { AssetDetailDto } from './dto/asset.dto';
@@ -31,8 +32,6 @@ export const ON_DEMAND_DEADLINE_MS = 8_000;
 /** A replica reuses an assembled answer this long (it is already shared through the KV store). */
 const ANSWER_TTL_MS = 2_000;
 const ANSWER_KEYS = 2_000;
-
-const COUNTRY_OF_MARKET: Readonly<Record<string, string>> = { US: 'United States', HK: 'Hong Kong', JP: 'Japan', KR: 'South Korea' };
 
 /**
  * The on-demand Markets reads: an asset's extended metadata, its candles and its venue tickers. Each goes

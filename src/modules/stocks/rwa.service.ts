@@ -11,6 +11,7 @@ import { AssetsRepository, CoinFigures } from '../markets/assets.repository';
 import { Aged } from '../markets/data-age';
 import { ON_DEMAND_DEADLINE_MS } from '../markets/market-feeds.service';
 import { RWA_ASSET_TYPE_CODES, RwaItemDto, RwaQueryDto, RwaSort } from './dto/rwa.dto';
+import { numberOrNull } from '../markets/asset-types';
 
 const RWA_FRESH_MS = 60_000;
 const ANSWER_TTL_MS = 5_000;
@@ -138,8 +139,4 @@ function comparator(sort: RwaSort, order: 'asc' | 'desc'): (a: RwaItemDto, b: Rw
     if (y === null) return -1;
     return direction * (new Decimal(x).comparedTo(y) ?? 0) || a.rank - b.rank;
   };
-}
-
-function numberOrNull(value: string | null): number | null {
-  return value === null ? null : Number(value);
 }

@@ -6,6 +6,7 @@ import { Aged, oldestOf } from '../markets/data-age';
 import { fxSymbolsOf, toUsd } from '../markets/usd-rates';
 import { StockOverviewCategoryDto, StockOverviewDto, StockOverviewQueryDto } from './dto/stock-overview.dto';
 import { OverviewRow, StockOverviewRepository } from './stock-overview.repository';
+import { numberOrNull } from '../markets/asset-types';
 
 /** Most stocks per sector group: a heatmap tile count a screen shows at once. */
 export const LIMIT_PER_CATEGORY = 20;
@@ -60,8 +61,4 @@ function groupBySector(rows: OverviewRow[], rates: ReadonlyMap<string, string>):
     });
   }
   return [...groups.values()];
-}
-
-function numberOrNull(value: string | null): number | null {
-  return value === null ? null : Number(value);
 }

@@ -1,11 +1,11 @@
 import { AnalystRatings, CompanyProfile, FinancialStatement, Holding, SectionFailure, StockFundamentals } from '../../providers/equities-provider';
 import type { AssetRow } from '../markets/asset-row';
+import { COUNTRY_OF_MARKET, numberOrNull } from '../markets/asset-types';
 import { toUsd } from '../markets/usd-rates';
 import type { CompanyPeopleDto } from './dto/company.dto';
 import type { AnalystRatingDto, FinancialStatementDto, FundamentalsOverviewDto } from './dto/fundamentals.dto';
 import type { SectionErrorDto, StockAssetDto } from './dto/stock-blocks.dto';
 
-const COUNTRY_OF_MARKET: Readonly<Record<string, string>> = { US: 'United States', HK: 'Hong Kong', JP: 'Japan', KR: 'South Korea' };
 const RATING_LABELS = { strongBuy: 'Strong Buy', buy: 'Buy', hold: 'Hold', sell: 'Sell', strongSell: 'Strong Sell' } as const;
 /** USD prices keep more places than cents: a won-priced share is a fraction of a dollar apart from its neighbours. */
 const USD_PRICE_DECIMALS = 6;
@@ -91,8 +91,4 @@ function toRatings(ratings: AnalystRatings | null): AnalystRatingDto[] {
   if (ratings.targetMeanPrice !== null) rows.push({ label: 'Target Price', value: ratings.targetMeanPrice });
   if (ratings.analysts !== null) rows.push({ label: 'Analysts', value: ratings.analysts });
   return rows;
-}
-
-function numberOrNull(value: string | null): number | null {
-  return value === null ? null : Number(value);
 }

@@ -7,7 +7,7 @@ import { SortOrder } from '../../../common/pagination/sort-order';
 import { IntegerParam } from '../../../common/validation/integer-param.decorator';
 import { EnumParam, OrderParam } from '../../../common/validation/query-fields';
 import { RequiredParam } from '../../../common/validation/required-param.decorator';
-import { ASSET_TYPES, STOCK_MARKETS, StockMarket } from '../asset-types';
+import { ASSET_TYPES, CATEGORY_SLUG, STOCK_MARKETS, StockMarket } from '../asset-types';
 import { ASSET_SORTS, AssetSort } from '../assets.repository';
 
 /** `type` of the Markets lists: one class or ALL. */
@@ -17,7 +17,6 @@ export const KLINE_INTERVALS = ['H1', 'D1'] as const;
 export const TICKER_VENUES = ['all', 'cex', 'dex'] as const;
 export const TICKER_MARKET_TYPES = ['all', 'spot', 'perp', 'futures'] as const;
 export const SEARCH_Q_LENGTH = { min: 2, max: 64 } as const;
-const CATEGORY_SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 const TYPE_VALUES = `ALL or one class (${ASSET_TYPES.join(', ')}), exactly as spelled`;
 

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { STOCK_MARKETS, StockMarket } from '../../markets/asset-types';
+import { CATEGORY_SLUG, STOCK_MARKETS, StockMarket } from '../../markets/asset-types';
 
-const CATEGORY_SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const NUMBER_OR_NULL = (example: number, description: string) => ({ type: 'number', nullable: true, example, description }) as const;
 
 export class StockOverviewQueryDto {
