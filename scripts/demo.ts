@@ -31,6 +31,11 @@ const DEMO_DEFAULTS: Record<string, string> = {
   HL_POLL_BATCH: '150',
   HL_POLL_CONCURRENCY: '16',
   HL_SNAPSHOT_INTERVAL_MS: '10000',
+  // Every stock's headline feed read within the first minutes, and new items analysed soon after.
+  NEWS_FEED_REQUESTS_PER_MINUTE: '600',
+  NEWS_INGEST_INTERVAL_MS: '20000',
+  NEWS_ANALYSE_INTERVAL_MS: '10000',
+  NEWS_ANALYSIS_BATCH: '500',
 };
 
 export interface RunningDemo {
@@ -112,6 +117,7 @@ async function main() {
       `Service running at ${base} (${config.http.adapter}; ${storage}; ${kv})`,
       `Exchange-chain data from ${upstream}; the /hl lists fill within about a minute.`,
       `Market data from ${markets}; /assets and the other Markets routes fill within about a minute.`,
+      `News from ${simulator ? "the simulator's feeds" : 'the configured feeds'}, analysed by the ${config.news.analysisVendor} analyser; /news fills within a minute or two.`,
       `Demo account ${DEMO_WALLET} (Pro). Its API key, shown only now:`,
       '',
       `  DEMO_API_KEY=${key}`,
@@ -120,6 +126,7 @@ async function main() {
       `  curl -s -H "x-api-key: ${key}" ${base}/api/public/v1/account`,
       `  curl -s -H "x-api-key: ${key}" "${base}/api/public/v1/hl/perp/holders?coin=BTC&limit=5"`,
       `  curl -s -H "x-api-key: ${key}" "${base}/api/public/v1/assets?type=ALL&limit=5"`,
+      `  curl -s -H "x-api-key: ${key}" "${base}/api/public/v1/news?limit=5"`,
       `Swagger UI: ${base}/docs   (Authorize with the key above)`,
       `Job status: npm run cli -- job:status   (asks this server while it holds the embedded database)`,
       'Stop with Ctrl+C.',

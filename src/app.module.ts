@@ -14,6 +14,7 @@ import { HealthModule } from './modules/health/health.module';
 import { HlModule } from './modules/hl/hl.module';
 import { MarketsModule } from './modules/markets/markets.module';
 import { StocksModule } from './modules/stocks/stocks.module';
+import { NewsModule } from './modules/news/news.module';
 import { UsageModule } from './modules/usage/usage.module';
 import { JobsModule } from './jobs/jobs.module';
 import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
@@ -45,6 +46,7 @@ export class AppModule {
         HlModule,
         MarketsModule,
         StocksModule,
+        NewsModule,
         JobsModule,
         HlJobsModule,
         OpsModule,

@@ -8,11 +8,12 @@ import { JobsModule } from '../jobs/jobs.module';
 import { AccountModule } from '../modules/account/account.module';
 import { HlJobsModule } from '../modules/hl/jobs/hl-jobs.module';
 import { MarketsCatalogueModule } from '../modules/markets/markets-catalogue.module';
+import { NewsJobsModule } from '../modules/news/news-jobs.module';
 
 /**
  * The slice of the application the ops commands need: accounts and keys (operator changes go to
  * PostgreSQL and bump credit_epoch, which every replica picks up when it re-reads the caller), and the
- * jobs with the KV store their locks and the upstream weight budget live in, and the Markets catalogue.
+ * jobs with the KV store their locks and the upstream weight budget live in, the Markets catalogue and the news jobs.
  */
 @Module({})
 export class CliModule {
@@ -27,6 +28,7 @@ export class CliModule {
         JobsModule,
         HlJobsModule,
         MarketsCatalogueModule,
+        NewsJobsModule,
       ],
     };
   }

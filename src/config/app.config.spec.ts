@@ -174,7 +174,7 @@ describe('loadAppConfig: job schedules', () => {
     const on = Object.entries(schedules)
       .filter(([, schedule]) => schedule.enabled)
       .map(([name]) => name);
-    expect(on).toEqual(['markets.crypto', 'markets.tradfi', 'housekeeping.job-runs']);
+    expect(on).toEqual(['markets.crypto', 'markets.tradfi', 'news.ingest', 'news.analyse', 'housekeeping.job-runs']);
   });
 
   it('turns off every markets.* job with MARKETS_JOBS_ENABLED=false, and only those', () => {
@@ -182,6 +182,16 @@ describe('loadAppConfig: job schedules', () => {
 
     expect(Object.keys(schedules).filter((name) => !schedules[name as keyof typeof schedules].enabled)).toEqual(['markets.crypto', 'markets.tradfi']);
     expect(schedules['markets.tradfi'].intervalMs).toBe(300_000);
+  });
+
+  it('turns off every news.* job with NEWS_JOBS_ENABLED=false, and news.analyse alone when no analyser is chosen', () => {
+    const off = (env: Record<string, string>) => {
+      const { schedules } = loadAppConfig(env).jobs;
+      return Object.keys(schedules).filter((name) => !schedules[name as keyof typeof schedules].enabled);
+    };
+
+    expect(off({ NEWS_JOBS_ENABLED: 'false' })).toEqual(['news.ingest', 'news.analyse']);
+    expect(off({ NEWS_ANALYSIS_VENDOR: 'none' })).toEqual(['news.analyse']);
   });
 
   it('turns the whole schedule off with JOBS_ENABLED=false, leaving each switch as configured', () => {

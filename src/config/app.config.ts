@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { ConfigurationError, EnvironmentVariables, validateEnvironment } from './env.validation';
 import { FilingsVendor, filingsVendorOf } from './stock-vendors.env';
+import { AnalysisVendor, analysisVendorOf, NewsFeedSetting, NO_FEED, parseNewsFeeds } from './news.env';
 
 export type HttpAdapterName = 'express' | 'fastify';
 /** false: the socket's address is the client's; true: the first X-Forwarded-For entry; a hop count; or the proxies' addresses. */
@@ -18,6 +19,8 @@ export const SCHEDULED_JOBS = [
   'hl.snapshot',
   'markets.crypto',
   'markets.tradfi',
+  'news.ingest',
+  'news.analyse',
   'housekeeping.job-runs',
 ] as const;
 export type ScheduledJobName = (typeof SCHEDULED_JOBS)[number];
@@ -73,6 +76,24 @@ export interface AppConfig {
     filingsVendor: FilingsVendor;
     /** archivesUrl: the public base of the filing links handed to clients. */
     sec: { userAgent?: string; dataUrl: string; filesUrl: string; archivesUrl: string; requestsPerSecond: number };
+  };
+  /** News: the feeds read, the analyser, and its cost budget. */
+  news: {
+    feeds: NewsFeedSetting[];
+    /** Contains `{symbol}`; null reads no per-stock feed. */
+    stockFeedUrl: string | null;
+    stockFeedSource: string;
+    feedMinIntervalMs: number;
+    stockFeedIntervalMs: number;
+    stockFreshMs: number;
+    feedRequestsPerMinute: number;
+    feedTimeoutMs: number;
+    analysisVendor: AnalysisVendor;
+    llm: { baseUrl?: string; model?: string; apiKey?: string; timeoutMs: number; maxTokens: number };
+    translationsEnabled: boolean;
+    analysisConcurrency: number;
+    analysisCallsPerHour: number;
+    analysisBatch: number;
   };
   /** The crypto universe's size: the top N coins by market cap. */
   markets: { cryptoUniverse: number };
@@ -176,6 +197,28 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
         requestsPerSecond: env.SEC_REQUESTS_PER_SECOND,
       },
     },
+    news: {
+      feeds: parseNewsFeeds(env.NEWS_FEEDS),
+      stockFeedUrl: env.NEWS_STOCK_FEED_URL === NO_FEED ? null : env.NEWS_STOCK_FEED_URL,
+      stockFeedSource: env.NEWS_STOCK_FEED_SOURCE,
+      feedMinIntervalMs: env.NEWS_FEED_MIN_INTERVAL_MS,
+      stockFeedIntervalMs: env.NEWS_STOCK_FEED_INTERVAL_MS,
+      stockFreshMs: env.NEWS_STOCK_FRESH_MS,
+      feedRequestsPerMinute: env.NEWS_FEED_REQUESTS_PER_MINUTE,
+      feedTimeoutMs: env.NEWS_FEED_TIMEOUT_MS,
+      analysisVendor: analysisVendorOf(env),
+      llm: {
+        baseUrl: env.NEWS_LLM_BASE_URL && trimSlash(env.NEWS_LLM_BASE_URL),
+        model: env.NEWS_LLM_MODEL,
+        apiKey: env.NEWS_LLM_API_KEY,
+        timeoutMs: env.NEWS_LLM_TIMEOUT_MS,
+        maxTokens: env.NEWS_LLM_MAX_TOKENS,
+      },
+      translationsEnabled: env.NEWS_TRANSLATIONS_ENABLED,
+      analysisConcurrency: env.NEWS_ANALYSIS_CONCURRENCY,
+      analysisCallsPerHour: env.NEWS_ANALYSIS_CALLS_PER_HOUR,
+      analysisBatch: env.NEWS_ANALYSIS_BATCH,
+    },
     markets: { cryptoUniverse: env.MARKETS_CRYPTO_UNIVERSE },
     hlJobs: {
       enabled: env.HL_JOBS_ENABLED,
@@ -197,7 +240,7 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
 
 /**
  * `<JOB>_ENABLED` and `<JOB>_INTERVAL_MS` of each job (its name in upper snake case); HL_JOBS_ENABLED covers
- * every hl.* job, MARKETS_JOBS_ENABLED every markets.* job.
+ * every hl.* job, MARKETS_JOBS_ENABLED every markets.* job, NEWS_JOBS_ENABLED every news.* job.
  */
 function jobSchedules(env: EnvironmentVariables): Record<ScheduledJobName, JobSchedule> {
   const hl = (enabled: boolean, intervalMs: number): JobSchedule => ({ enabled: env.HL_JOBS_ENABLED && enabled, intervalMs });
@@ -211,6 +254,11 @@ function jobSchedules(env: EnvironmentVariables): Record<ScheduledJobName, JobSc
     'hl.snapshot': hl(env.HL_SNAPSHOT_ENABLED, env.HL_SNAPSHOT_INTERVAL_MS),
     'markets.crypto': { enabled: env.MARKETS_JOBS_ENABLED && env.MARKETS_CRYPTO_ENABLED, intervalMs: env.MARKETS_CRYPTO_INTERVAL_MS },
     'markets.tradfi': { enabled: env.MARKETS_JOBS_ENABLED && env.MARKETS_TRADFI_ENABLED, intervalMs: env.MARKETS_TRADFI_INTERVAL_MS },
+    'news.ingest': { enabled: env.NEWS_JOBS_ENABLED && env.NEWS_INGEST_ENABLED, intervalMs: env.NEWS_INGEST_INTERVAL_MS },
+    'news.analyse': {
+      enabled: env.NEWS_JOBS_ENABLED && env.NEWS_ANALYSE_ENABLED && analysisVendorOf(env) !== 'none',
+      intervalMs: env.NEWS_ANALYSE_INTERVAL_MS,
+    },
     'housekeeping.job-runs': { enabled: env.HOUSEKEEPING_JOB_RUNS_ENABLED, intervalMs: env.HOUSEKEEPING_JOB_RUNS_INTERVAL_MS },
   };
 }

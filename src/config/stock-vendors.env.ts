@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsUrl, Max, Min, ValidateBy, ValidateIf } from 'class-validator';
 import { emptyToUndefined, toInt } from './env-validators';
+import { NewsVariables } from './news.env';
 
 export type FilingsVendor = 'sec' | 'none';
 
@@ -34,7 +35,7 @@ function IsSecUserAgent() {
 }
 
 /** The stocks vendors' settings (SEC EDGAR filings); MarketVendorVariables extends it. */
-export class StockVendorVariables {
+export class StockVendorVariables extends NewsVariables {
   /** Who answers `/stock/{symbol}/sec-filings`; none: 503 MARKET_DATA_DISABLED. Unset: see filingsVendorOf. */
   @Transform(emptyToUndefined)
   @IsOptional()

@@ -1,6 +1,7 @@
 import { BINANCE_PROTOCOL } from './binance/binance.protocol';
 import { COINGECKO_PROTOCOL } from './coingecko/coingecko.protocol';
 import { HYPERLIQUID_PROTOCOL } from './hyperliquid/hyperliquid.protocol';
+import { NEWS_PROTOCOL } from './news/news.protocol';
 import { SEC_PROTOCOL } from './sec/sec.protocol';
 import { SimulatorOptions } from './simulator-options';
 import { YAHOO_PROTOCOL } from './yahoo/yahoo.protocol';
@@ -13,6 +14,7 @@ export const SIMULATOR_PROTOCOLS = {
   binance: BINANCE_PROTOCOL,
   yahoo: YAHOO_PROTOCOL,
   sec: SEC_PROTOCOL,
+  news: NEWS_PROTOCOL,
 };
 
 export type ProtocolName = keyof typeof SIMULATOR_PROTOCOLS;

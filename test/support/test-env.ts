@@ -32,6 +32,7 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     // Suites that want the snapshot jobs turn them on and point them at a simulator.
     HL_JOBS_ENABLED: 'false',
     MARKETS_JOBS_ENABLED: 'false',
+    NEWS_JOBS_ENABLED: 'false',
     // No test reaches a real vendor: suites that want market data point these at a simulator or a stub.
     COINGECKO_API_URL: 'http://127.0.0.1:9/coingecko',
     BINANCE_API_URL: 'http://127.0.0.1:9/binance',
@@ -39,6 +40,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     YAHOO_COOKIE_URL: 'http://127.0.0.1:9/yahoo/cookie',
     SEC_DATA_URL: 'http://127.0.0.1:9/sec',
     SEC_FILES_URL: 'http://127.0.0.1:9/sec',
+    NEWS_FEEDS: 'test-feed=http://127.0.0.1:9/feeds/test.rss',
+    NEWS_STOCK_FEED_URL: 'http://127.0.0.1:9/feeds/headline?s={symbol}',
     ...overrides,
   });
 }

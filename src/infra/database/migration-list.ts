@@ -10,6 +10,7 @@ import { RetentionIndexes1764500000000 } from './migrations/1764500000000-retent
 import { AddressFullRead1764600000000 } from './migrations/1764600000000-address-full-read';
 import { UsageMeterSyncs1764700000000 } from './migrations/1764700000000-usage-meter-syncs';
 import { MarketsCatalogue1764800000000 } from './migrations/1764800000000-markets-catalogue';
+import { News1764900000000 } from './migrations/1764900000000-news';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   AddressFullRead1764600000000,
   UsageMeterSyncs1764700000000,
   MarketsCatalogue1764800000000,
+  News1764900000000,
 ];

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ASSET_COLUMNS, AssetPage, AssetQuoteInput, AssetRow, CatalogueAsset, toAssetRow } from './asset-row';
 import type { AssetType, StockMarket } from './asset-types';
 import type { SortOrder } from '../../common/pagination/sort-order';
+import { escapeLike, TrigramSchema } from '../../infra/database/sql-text';
 
 /** `/assets` sort keys and the only SQL each one may put into ORDER BY. */
 export const ASSET_SORT_COLUMNS = {
@@ -85,9 +86,11 @@ const LISTED_ASSETS = 'FROM assets a LEFT JOIN asset_quotes q ON q.asset_id = a.
  */
 @Injectable()
 export class AssetsRepository {
-  private trigramSchema?: Promise<string | null>;
+  private readonly trigram: TrigramSchema;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    this.trigram = new TrigramSchema(db);
+  }
 
   /**
    * Inserts or updates catalogue entries by vendor id: coingeckoId when set, else yahooSymbol. An existing
@@ -222,7 +225,7 @@ export class AssetsRepository {
    */
   async searchAssets({ q, type, limit, offset }: SearchAssetsParams): Promise<{ hits: SearchHit[]; total: number }> {
     const term = q.trim().toLowerCase();
-    const trigram = await this.trigramFunctionSchema();
+    const trigram = await this.trigram.get();
     const fuzzy = trigram
       ? `OR ${trigram}.word_similarity($1, lower(a.name)) >= ${NAME_WORD_SIMILARITY} OR ${trigram}.similarity(lower(a.symbol), $1) >= ${SYMBOL_SIMILARITY}`
       : '';
@@ -293,16 +296,6 @@ export class AssetsRepository {
     );
     return rows.map(toRefreshTarget);
   }
-
-  /** The schema pg_trgm is installed in (quoted), or null: PGlite has it only when loaded at start-up. */
-  private trigramFunctionSchema(): Promise<string | null> {
-    this.trigramSchema ??= this.db
-      .query(`SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`)
-      .then((rows: Array<{ nspname: string }>) => (rows.length === 0 ? null : `"${rows[0].nspname.replace(/"/g, '""')}"`));
-    // A failed look-up is asked again next time rather than remembered.
-    this.trigramSchema.catch(() => (this.trigramSchema = undefined));
-    return this.trigramSchema;
-  }
 }
 
 function toRefreshTarget(r: Record<string, unknown>): RefreshTarget {
@@ -324,6 +317,3 @@ function textOrNull(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { fetchJson, FetchJsonOptions, parseRetryAfter, RETRY_AFTER_CAP_MS } from './fetch-json';
+import { fetchJson, FetchJsonOptions, fetchUpstream, parseRetryAfter, RETRY_AFTER_CAP_MS } from './fetch-json';
 import { UpstreamError } from './upstream.error';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, attempt: number) => void;
@@ -180,6 +180,59 @@ describe(fetchJson.name, () => {
     controller.abort();
     const settled = await Promise.allSettled(calls);
     expect(settled.every((s) => s.status === 'rejected' && (s.reason as UpstreamError).kind === 'aborted')).toBe(true);
+  });
+});
+
+describe(fetchUpstream.name, () => {
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  const sleeps: number[] = [];
+  const feedGet = (url: string): FetchJsonOptions => ({
+    url,
+    responseType: 'text',
+    headers: { 'if-none-match': '"v1"' },
+    timeoutMs: 2_000,
+    maxRetries: 2,
+    provider: 'test',
+    sleep: async (ms) => void sleeps.push(ms),
+  });
+
+  beforeEach(() => (sleeps.length = 0));
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('returns the status and the response headers with the body', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/rss+xml', etag: '"v2"', 'last-modified': 'Sat, 13 Dec 2025 11:05:41 GMT' });
+      res.end('<rss/>');
+    });
+    const response = await fetchUpstream(feedGet(server.url));
+    expect(response.status).toBe(200);
+    expect(response.body).toBe('<rss/>');
+    expect(response.headers.get('etag')).toBe('"v2"');
+    expect(response.headers.get('last-modified')).toBe('Sat, 13 Dec 2025 11:05:41 GMT');
+  });
+
+  it('answers a 304 with a null body and its headers when the call accepts it', async () => {
+    server = await startServer((req, res) => {
+      res.writeHead(304, { etag: String(req.headers['if-none-match']) });
+      res.end();
+    });
+    const response = await fetchUpstream({ ...feedGet(server.url), acceptNotModified: true });
+    expect(response).toMatchObject({ status: 304, body: null });
+    expect(response.headers.get('etag')).toBe('"v1"');
+    expect(server.attempts()).toBe(1);
+  });
+
+  it('fails on a 304 the call did not ask for, without retrying', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(304);
+      res.end();
+    });
+    await expect(fetchUpstream(feedGet(server.url))).rejects.toMatchObject({ kind: 'http', upstreamStatus: 304 });
+    expect(server.attempts()).toBe(1);
+    expect(sleeps).toEqual([]);
   });
 });
 

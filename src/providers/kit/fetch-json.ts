@@ -17,6 +17,11 @@ export interface FetchJsonOptions {
   headers?: Readonly<Record<string, string>>;
   /** 'text' returns the body unparsed (RSS and Atom feeds); 'json', the default, parses it. */
   responseType?: 'json' | 'text';
+  /**
+   * A conditional GET (the caller sends If-None-Match / If-Modified-Since): a 304 is then an answer, with a
+   * null body, not an HTTP error.
+   */
+  acceptNotModified?: boolean;
   /** Per attempt, covering the headers and the whole body. */
   timeoutMs: number;
   /** Attempts after the first; only 429, 5xx, timeouts and network failures are retried. */
@@ -37,7 +42,16 @@ export interface FetchJsonOptions {
   beforeAttempt?: (attempt: number) => Promise<void>;
 }
 
-type Attempt = { ok: true; value: unknown } | { ok: false; error: UpstreamError; retryAfterMs?: number };
+/** A successful answer: a 2xx, or a 304 when the call accepts it. */
+export interface UpstreamResponse {
+  status: number;
+  /** The parsed JSON or the text; null for a 304. */
+  body: unknown;
+  /** For the validators a conditional GET sends next time (ETag, Last-Modified). */
+  headers: Headers;
+}
+
+type Attempt = { ok: true; response: UpstreamResponse } | { ok: false; error: UpstreamError; retryAfterMs?: number };
 
 const defaultSleep: Sleep = abortableDelay;
 
@@ -47,11 +61,16 @@ const defaultSleep: Sleep = abortableDelay;
  * the caller checks its shape. Throws UpstreamError only.
  */
 export async function fetchJson(options: FetchJsonOptions): Promise<unknown> {
+  return (await fetchUpstream(options)).body;
+}
+
+/** fetchJson with the status and the response headers alongside the body. */
+export async function fetchUpstream(options: FetchJsonOptions): Promise<UpstreamResponse> {
   const sleep = options.sleep ?? defaultSleep;
   for (let attempt = 1; ; attempt++) {
     await options.beforeAttempt?.(attempt);
     const result = await attemptOnce(options);
-    if (result.ok) return result.value;
+    if (result.ok) return result.response;
     const { error } = result;
     if (options.signal?.aborted) throw abortedError(options);
     if (!error.retryable || attempt > options.maxRetries) throw error;
@@ -85,6 +104,11 @@ async function attemptOnce(options: FetchJsonOptions): Promise<Attempt> {
     return failed(err);
   }
 
+  if (res.status === 304 && options.acceptNotModified) {
+    await res.body?.cancel().catch(() => undefined);
+    return { ok: true, response: { status: res.status, body: null, headers: res.headers } };
+  }
+
   if (!res.ok) {
     // Cancel the body so the connection is freed without reading an error page.
     await res.body?.cancel().catch(() => undefined);
@@ -98,9 +122,10 @@ async function attemptOnce(options: FetchJsonOptions): Promise<Attempt> {
   } catch (err) {
     return failed(err);
   }
-  if (responseType === 'text') return { ok: true, value: text };
+  const answered = (value: unknown): Attempt => ({ ok: true, response: { status: res.status, body: value, headers: res.headers } });
+  if (responseType === 'text') return answered(text);
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return answered(JSON.parse(text) as unknown);
   } catch {
     return { ok: false, error: new UpstreamError({ provider, kind: 'shape', message: `response of ${target} is not JSON` }) };
   }

@@ -143,4 +143,44 @@ describe(UpstreamHttpClient.name, () => {
     const text = await makeClient().request({ label: 'feed', url: `${url}/rss`, responseType: 'text', parse: (body) => String(body) });
     expect(text).toBe('<rss><channel/></rss>');
   });
+  it('sends a conditional GET with the caller validators and hands parse a 304 with its headers, spending the budget', async () => {
+    const budget = makeBudget(10);
+    replies = [{ status: 304, body: '', headers: { etag: '"v1"' } }];
+    const sut = makeClient({ budget });
+
+    const answer = await sut.conditionalGet({
+      label: 'feed',
+      url: `${url}/rss`,
+      responseType: 'text',
+      headers: { 'if-none-match': '"v1"', 'if-modified-since': 'Sat, 13 Dec 2025 11:05:41 GMT' },
+      parse: ({ status, body, headers }) => ({ status, body, etag: headers.get('etag') }),
+    });
+
+    expect(answer).toEqual({ status: 304, body: null, etag: '"v1"' });
+    expect(requests[0].headers).toMatchObject({ 'if-none-match': '"v1"', 'if-modified-since': 'Sat, 13 Dec 2025 11:05:41 GMT' });
+    expect(await spent(budget)).toBe(1);
+    expect(await counter(upstreamCalls, { provider, outcome: 'ok' })).toBe(1);
+  });
+
+  it('hands a conditional GET answered 200 the text, its status and its headers', async () => {
+    replies = [{ status: 200, body: '<rss/>', headers: { etag: '"v2"' } }];
+    const answer = await makeClient().conditionalGet({
+      label: 'feed',
+      url: `${url}/rss`,
+      responseType: 'text',
+      parse: ({ status, body, headers }) => ({ status, body, etag: headers.get('etag') }),
+    });
+    expect(answer).toEqual({ status: 200, body: '<rss/>', etag: '"v2"' });
+  });
+
+  it('counts a conditional GET whose parse refuses the body as kind shape', async () => {
+    replies = [{ status: 200, body: '<html></html>' }];
+    const refuse = () => {
+      throw new UpstreamError({ provider: 'acme', kind: 'shape', message: 'not a feed' });
+    };
+    await expect(makeClient().conditionalGet({ label: 'feed', url: `${url}/rss`, responseType: 'text', parse: refuse })).rejects.toMatchObject({
+      kind: 'shape',
+    });
+    expect(await counter(upstreamCalls, { provider, outcome: 'shape' })).toBe(1);
+  });
 });

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { abortError } from '../../common/async/abort';
 import { upstreamCalls, upstreamDuration, upstreamErrors } from '../../infra/metrics/metrics';
-import { fetchJson, Sleep } from './fetch-json';
+import { fetchUpstream, Sleep, UpstreamResponse } from './fetch-json';
 import { UpstreamError } from './upstream.error';
 import { RequestBudget } from './request-budget';
 
@@ -51,6 +51,15 @@ export interface UpstreamRequest<T> {
 }
 
 /**
+ * A conditional GET: the caller sends If-None-Match / If-Modified-Since in `headers`; a 304 is an answer
+ * (body null), and `parse` sees the status and the response headers (the validators for next time).
+ */
+export interface ConditionalGetRequest<T> extends Omit<UpstreamRequest<T>, 'method' | 'body' | 'parse' | 'surcharge'> {
+  /** Checks the answer's shape: typed data, or an UpstreamError of kind 'shape'. */
+  parse: (response: UpstreamResponse) => T;
+}
+
+/**
  * One upstream's HTTP client: timeouts, bounded retries with backoff and jitter, Retry-After on 429, the
  * provider's shared request budget spent before every attempt, shape checks, a warning per failed call,
  * and per-call metrics (calls by outcome, failed attempts by kind, duration). Throws UpstreamError only.
@@ -75,18 +84,36 @@ export class UpstreamHttpClient {
   }
 
   async request<T>(call: UpstreamRequest<T>): Promise<T> {
+    return this.send(call, { acceptNotModified: false }, async (response) => {
+      const result = call.parse(response.body);
+      const extra = call.surcharge?.(result) ?? 0;
+      if (this.options.budget && extra > 0) await this.options.budget.charge(extra, { history: call.history ?? false });
+      return result;
+    });
+  }
+
+  conditionalGet<T>(call: ConditionalGetRequest<T>): Promise<T> {
+    return this.send({ ...call, method: 'GET' }, { acceptNotModified: true }, async (response) => call.parse(response));
+  }
+
+  private async send<T>(
+    call: Omit<UpstreamRequest<unknown>, 'parse' | 'surcharge'>,
+    { acceptNotModified }: { acceptNotModified: boolean },
+    handle: (response: UpstreamResponse) => Promise<T>,
+  ): Promise<T> {
     const { provider, budget, maxBudgetWaitMs } = this.options;
     const signal = call.signal ? AbortSignal.any([this.stopping.signal, call.signal]) : this.stopping.signal;
     const weight = call.weight ?? 1;
     const history = call.history ?? false;
     const endTimer = upstreamDuration.startTimer({ provider });
     try {
-      const body = await fetchJson({
+      const response = await fetchUpstream({
         url: call.url,
         method: call.method,
         body: call.body,
         headers: { ...this.options.headers, ...call.headers },
         responseType: call.responseType,
+        acceptNotModified,
         timeoutMs: call.timeoutMs ?? this.options.timeoutMs,
         maxRetries: this.options.maxRetries,
         provider,
@@ -100,9 +127,7 @@ export class UpstreamHttpClient {
         // Every attempt, retries included, is a request the upstream counts against us.
         beforeAttempt: budget ? () => budget.spend(weight, spendOptions(signal, history, maxBudgetWaitMs)) : undefined,
       });
-      const result = call.parse(body);
-      const extra = call.surcharge?.(result) ?? 0;
-      if (budget && extra > 0) await budget.charge(extra, { history });
+      const result = await handle(response);
       upstreamCalls.inc({ provider, outcome: 'ok' });
       return result;
     } catch (err) {
