@@ -31,8 +31,9 @@ const DEMO_DEFAULTS: Record<string, string> = {
   HL_POLL_BATCH: '150',
   HL_POLL_CONCURRENCY: '16',
   HL_SNAPSHOT_INTERVAL_MS: '10000',
-  // Every stock's headline feed read within the first minutes, and new items analysed soon after.
-  NEWS_FEED_REQUESTS_PER_MINUTE: '600',
+  // The outlets and then every stock's headline feed read within the first minutes (40 feeds a run, so the
+  // embedded database's one connection is never held for long), and new items analysed soon after.
+  NEWS_FEED_REQUESTS_PER_MINUTE: '120',
   NEWS_INGEST_INTERVAL_MS: '20000',
   NEWS_ANALYSE_INTERVAL_MS: '10000',
   NEWS_ANALYSIS_BATCH: '500',

@@ -55,7 +55,7 @@ describe('npm run demo, started fresh', () => {
 
   /**
    * Each Markets and Stocks route with what shows it filled: crypto and stock quotes, candles, venues, search, gainers,
-   * totals; the sector heatmap, fundamentals, executives, filings and tokenized assets.
+   * totals; the sector heatmap, fundamentals, executives, filings and tokenized assets; analysed news and a stock's news.
    */
   const MARKETS_FILLED: Record<string, (data: any) => boolean> = {
     '/assets?type=CRYPTO&limit=1': (d) => d.items[0]?.price !== null && d.items[0]?.sparkline7d.length > 0,
@@ -71,6 +71,8 @@ describe('npm run demo, started fresh', () => {
     '/stock/AAPL/company': (d) => d.company.executives.length > 0,
     '/stock/AAPL/sec-filings?limit=5': (d) => d.items.length === 5,
     '/rwa?limit=5': (d) => d.items.length > 0 && d.items.every((i: { tokenList: unknown[] }) => i.tokenList.length > 0),
+    '/news?assetSymbol=BTC&limit=5': (d) => d.items.some((i: { analysis: unknown }) => i.analysis !== null),
+    '/stock/AAPL/news?limit=1': (d) => d.items.length === 1 && d.source.lastSuccessAt !== null,
   };
 
   async function probe(): Promise<Alive> {
@@ -100,7 +102,7 @@ describe('npm run demo, started fresh', () => {
   });
 
   it(
-    'shows every Markets and Stocks route filled, non-empty trending, HIP-3 and HIP-4 smart traders and 100+ BTC holders within 90 seconds',
+    'shows every Markets, Stocks and News route filled, non-empty trending, HIP-3 and HIP-4 smart traders and 100+ BTC holders within 90 seconds',
     async () => {
       let last: Alive | undefined;
       while (Date.now() - startedAt < ALIVE_WITHIN_MS) {

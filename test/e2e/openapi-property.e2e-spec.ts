@@ -58,7 +58,7 @@ describe('Every documented GET under generated requests (property run)', () => {
     LEAK_MARKERS.push(new URL(sim.url).host);
     t = await createTestApp(testConfig({ ...sim.env, HL_JOBS_ENABLED: 'false' }));
     await resetDb(t.db);
-    for (const job of ['markets.crypto', 'markets.tradfi']) expect((await runJob(t, job)).status).toBe('ok');
+    for (const job of ['markets.crypto', 'markets.tradfi', 'news.ingest', 'news.analyse']) expect((await runJob(t, job)).status).toBe('ok');
     await seedHlReference(t.db);
     await publishHlMarketSnapshot(t);
     await publishHlLeaderboardSnapshot(t);

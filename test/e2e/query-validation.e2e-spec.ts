@@ -206,6 +206,7 @@ describe('Query parameter validation', () => {
         '/api/public/v1/hl/hip3/smart-trader coin': 'xyz:TSLA',
         '/api/public/v1/hl/hip4/smart-trader outcomeId': 0,
         '/api/public/v1/search q': 'apple',
+        '/api/public/v1/news/search q': 'bitcoin',
       });
     });
   });

@@ -41,7 +41,7 @@ export class NewsController {
 
   @Get(':id')
   @PublicEndpoint('news.detail', 'One news item')
-  @ApiParam({ name: 'id', description: 'The item id (a positive integer)', schema: { type: 'integer', minimum: 1 }, example: 1 })
+  @ApiParam({ name: 'id', description: 'The item id (a positive integer)', schema: { type: 'integer', minimum: 1, example: 1 } })
   @ApiEnvelope(NewsItemDto, { description: `${PENDING_ANALYSIS}` })
   @ApiErrorResponse(404, [ErrorCode.NOT_FOUND, ErrorCode.MARKET_ASSET_NOT_FOUND], 'No such item, or it is not linked to assetSymbol; or ' + UNKNOWN_ASSET)
   detail(@Param('id') id: string, @Query() query: NewsDetailQueryDto) {

@@ -37,7 +37,6 @@ function NewsFilters(options: { defaultLimit: number; maxLimit: number }) {
 
 export class NewsFeedQueryDto extends NewsFilters({ defaultLimit: 100, maxLimit: 100 }) {
   @ApiPropertyOptional({
-    example: 'BTC',
     maxLength: 64,
     description: 'Only items linked to this asset, named as on the Markets endpoints (symbol or stock code); an unknown one is 404 MARKET_ASSET_NOT_FOUND.',
   })
@@ -51,7 +50,7 @@ export class NewsSearchQueryDto extends NewsFilters({ defaultLimit: 20, maxLimit
   @ApiProperty({
     minLength: NEWS_SEARCH_Q_LENGTH.min,
     maxLength: NEWS_SEARCH_Q_LENGTH.max,
-    example: 'bitcoin etf',
+    example: 'bitcoin',
     description:
       'Words to find in titles (weighted above summaries), 2-120 characters after trimming. Web-search syntax: "a phrase", a OR b, -word. ' +
       'Chinese, Japanese or Korean text is matched as a substring; a word with no match at all is looked up as a misspelling of a title word.',
@@ -76,7 +75,6 @@ export class NewsDetailQueryDto {
   locale: NewsLocale = 'en';
 
   @ApiPropertyOptional({
-    example: 'BTC',
     maxLength: 64,
     description:
       'Scope the item to one of its linked assets: `assets` lists only it and `affectedAssets` names only it. An unknown asset is 404 ' +
