@@ -51,6 +51,11 @@ export class NewsAnalysisRepository {
     });
   }
 
+  /** Every locale is stored already (a run stopped between the last translation and its state change). */
+  async markReady(newsId: number): Promise<void> {
+    await this.db.query(`UPDATE news_items SET analysis_state = 'ready', analysis_attempts = 0 WHERE id = $1 AND analysis_state = 'translating'`, [newsId]);
+  }
+
   /** A failed attempt: tried again at `dueAt`, or given up (`failed`), the item served without (more) analysis. */
   async recordFailure(newsId: number, { dueAt, giveUp }: { dueAt: Date; giveUp: boolean }): Promise<void> {
     await this.db.query(

@@ -86,6 +86,10 @@ export class NewsAnalyseJob {
     const [english] = await this.news.analysesOf([item.id], ['en']);
     if (!english) throw new Error(`news ${item.id} is waiting for translations but has no English analysis`);
     const missing = TRANSLATED_LOCALES.filter((locale) => !item.locales.includes(locale));
+    if (missing.length === 0) {
+      await this.queue.markReady(item.id);
+      return 0;
+    }
     let stored = 0;
     for (const [index, locale] of missing.entries()) {
       await this.spend(signal);
