@@ -68,16 +68,16 @@ export class AssetsService {
 
   /**
    * The asset a path symbol names (contract symbol rules; AssetsRepository.resolveSymbol), or 404
-   * MARKET_ASSET_NOT_FOUND; `types` narrows it (`/stock/COIN/...` is Coinbase, not the coin).
+   * MARKET_ASSET_NOT_FOUND naming `field`; `types` narrows it (`/stock/COIN/...` is Coinbase, not the coin).
    */
-  async resolve(symbol: string, types?: readonly AssetType[]): Promise<AssetRow> {
+  async resolve(symbol: string, types?: readonly AssetType[], field = 'symbol'): Promise<AssetRow> {
     const key = symbol.trim().toLowerCase();
     const cacheKey = types ? `${types.join(',')}:${key}` : key;
     const row =
       key.length === 0 || key.length > MAX_SYMBOL_LENGTH
         ? null
         : await this.symbols.get(cacheKey, async () => (await this.repository.resolveSymbol(key, types)) ?? null);
-    if (row === null) throw new AppError(ErrorCode.MARKET_ASSET_NOT_FOUND, `symbol: no asset matches ${JSON.stringify(symbol.slice(0, 64))}`);
+    if (row === null) throw new AppError(ErrorCode.MARKET_ASSET_NOT_FOUND, `${field}: no asset matches ${JSON.stringify(symbol.slice(0, 64))}`);
     return row;
   }
 }

@@ -47,6 +47,8 @@ export interface NewItem extends SourceNewsItem {
 /** Items of two sources whose titles are at least this similar (pg_trgm), within STORY_WINDOW, are one story. */
 const STORY_SIMILARITY = 0.45;
 const STORY_WINDOW = '48 hours';
+/** Items joined per run at most; more wait for the next run. */
+const STORY_BATCH = 5_000;
 
 /** The ingestion job's writes: feed state, items, their asset links, and story coverage (hotness). */
 @Injectable()
@@ -183,14 +185,17 @@ export class NewsIngestRepository {
   }
 
   /**
-   * Puts each new item into a story (the most similar title of another source within STORY_WINDOW, or its
-   * own), then sets coverage (distinct sources of the story) and hot_score (coverage plus up to 1 for the size
-   * of the largest linked asset: 0 at 1M USD market cap, 1 at 1T) on every item of the stories touched.
+   * Puts each item not in a story yet (oldest first) into one: the story of the most similar title of another
+   * source within STORY_WINDOW, or its own. Then sets coverage (distinct sources of the story) and hot_score
+   * (coverage plus up to 1 for the size of the largest linked asset: 0 at 1M USD market cap, 1 at 1T) on every
+   * item of the stories touched. One caller at a time (the ingestion job's lock): two joining at once could
+   * each join the other's copy.
    */
-  async joinStories(newIds: readonly number[]): Promise<void> {
-    if (newIds.length === 0) return;
+  async joinStories(): Promise<number> {
+    const unjoined: Array<{ id: number }> = await this.db.query(`SELECT id FROM news_items WHERE story_id IS NULL ORDER BY id LIMIT $1`, [STORY_BATCH]);
+    if (unjoined.length === 0) return 0;
+    const sorted = unjoined.map((row) => Number(row.id));
     const trgm = await this.trigram.get();
-    const sorted = [...newIds].sort((a, b) => a - b);
     if (trgm !== null) {
       // One at a time, oldest first, so two copies of a story arriving together join the same one.
       for (const id of sorted) {
@@ -220,5 +225,6 @@ export class NewsIngestRepository {
          FROM coverage c WHERE i.story_id = c.story_id`,
       [sorted],
     );
+    return sorted.length;
   }
 }

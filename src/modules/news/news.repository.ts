@@ -67,7 +67,7 @@ export class NewsRepository {
   async search(q: string, sort: SearchSort, filter: NewsFilter, window: RowWindow): Promise<NewsItemRow[]> {
     if (CJK.test(q)) return this.searchSubstring(q, filter, window);
     const found = await this.searchWords(q, sort, filter, window);
-    if (found.length > 0 || window.offset > 0) return found;
+    if (found.length > 0 || (window.offset > 0 && (await this.anyWordMatch(q, filter)))) return found;
     return this.searchMisspelt(q, filter, window);
   }
 
@@ -155,16 +155,23 @@ export class NewsRepository {
     return rows.map(toNewsItemRow);
   }
 
+  /** Whether the query matches any item as words: a page past the last of them is empty, not a cue to try typos. */
+  private async anyWordMatch(q: string, filter: NewsFilter): Promise<boolean> {
+    const { where, params } = filterSql(filter, [q], [`i.search @@ websearch_to_tsquery('english', $1)`]);
+    const rows = await this.db.query(`SELECT 1 FROM ${fromOf(filter)} ${where} LIMIT 1`, params);
+    return rows.length > 0;
+  }
+
   /** Titles with a word close to the query (a typo of it), closest first; none where pg_trgm is missing. */
   private async searchMisspelt(q: string, filter: NewsFilter, window: RowWindow): Promise<NewsItemRow[]> {
     const trgm = await this.trigram.get();
     if (trgm === null) return [];
     const { where, params } = filterSql(filter, [q, TYPO_SIMILARITY], [`${trgm}.word_similarity($1, i.title) >= $2`]);
     const from = fromOf(filter);
-    params.push(window.take);
+    params.push(window.take, window.offset);
     const rows = await this.db.query(
       `SELECT ${NEWS_ITEM_COLUMNS} FROM ${from} ${where}
-        ORDER BY ${trgm}.word_similarity($1, i.title) DESC, i.published_at DESC, i.id DESC LIMIT $${params.length}`,
+        ORDER BY ${trgm}.word_similarity($1, i.title) DESC, i.published_at DESC, i.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
     return rows.map(toNewsItemRow);

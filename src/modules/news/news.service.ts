@@ -40,7 +40,7 @@ export class NewsService {
   }
 
   async detail(id: number, { locale, assetSymbol }: NewsDetailQueryDto): Promise<NewsItemDto> {
-    const scope = assetSymbol === undefined ? undefined : await this.assets.resolve(assetSymbol);
+    const scope = assetSymbol === undefined ? undefined : await this.assets.resolve(assetSymbol, undefined, 'assetSymbol');
     const row = await this.repository.byId(id);
     if (row === null) throw new AppError(ErrorCode.NOT_FOUND, `id: no news item ${id}`);
     const extras = await this.extrasOf([row], locale);
@@ -66,7 +66,7 @@ export class NewsService {
 
   private async filterOf(query: { type: string; category: NewsCategory; assetSymbol?: string }): Promise<NewsFilter> {
     const hotWindow = HOT_WINDOWS_MS[query.category];
-    const asset = query.assetSymbol === undefined ? undefined : await this.assets.resolve(query.assetSymbol);
+    const asset = query.assetSymbol === undefined ? undefined : await this.assets.resolve(query.assetSymbol, undefined, 'assetSymbol');
     return {
       assetId: asset?.id,
       type: query.type === 'ALL' ? undefined : (query.type as NewsFilter['type']),

@@ -69,6 +69,7 @@ export class News1764900000000 implements MigrationInterface {
     await q.query(`CREATE INDEX news_items_search_idx ON news_items USING gin (search)`);
     await q.query(`CREATE INDEX news_items_asset_types_idx ON news_items USING gin (asset_types)`);
     await q.query(`CREATE INDEX news_items_story_idx ON news_items (story_id) WHERE story_id IS NOT NULL`);
+    await q.query(`CREATE INDEX news_items_unjoined_idx ON news_items (id) WHERE story_id IS NULL`);
     await q.query(`CREATE INDEX news_items_analysis_due_idx ON news_items (analysis_due_at) WHERE analysis_state IN ('pending', 'translating')`);
     await q.query(`
       DO $$

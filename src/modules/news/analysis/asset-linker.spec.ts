@@ -193,4 +193,22 @@ describe(AssetLinker.name, () => {
       for (const word of ['ONE', 'GAS', 'ARK', 'RON', 'MKR', 'COMP']) expect(linked).not.toContain(word);
     });
   });
+  describe('press releases, indexes and CJK brackets', () => {
+    it('reads a venue citation as the ticker it cites, not as news about the venue', () => {
+      const cited = symbols(headline('Meituan Expands BNB Trading', 'BEIJING -- Meituan (HKEX: 3690) and Apple Inc. (Nasdaq: AAPL) today announced a pilot.'));
+
+      expect(cited).toEqual(expect.arrayContaining(['AAPL']));
+      expect(cited.filter((symbol) => bySymbol(symbol, 'STOCK').some((asset) => /nasdaq|exchanges/i.test(asset.name)))).toEqual([]);
+    });
+
+    it('does not take an index for the company named after it (the S&P 500 is not S&P Global)', () => {
+      expect(symbols(headline('S&P 500 futures flat ahead of jobs report & Fed speakers'))).not.toContain('SPGI');
+      expect(symbols(headline('S&P Global raises its outlook'))).toContain('SPGI');
+    });
+
+    it('links a ticker in full-width brackets, as Chinese text writes it', () => {
+      expect(symbols(headline('狗狗币（DOGE）生态初创公司完成3530万美元A轮融资'))).toContain('DOGE');
+      expect(symbols(headline('比特币(BTC)价格上涨'))).toContain('BTC');
+    });
+  });
 });

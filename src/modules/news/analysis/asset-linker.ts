@@ -147,6 +147,11 @@ export class AssetLinker {
           i += 1;
           continue;
         }
+        // "(Nasdaq: AAPL)" cites the venue of the ticker that follows; it is not news about Nasdaq, Inc.
+        if (this.isVenueCitation(segment, i)) {
+          i += 1;
+          continue;
+        }
         const phrase = this.phraseAt(segment, i);
         if (phrase) {
           const text = segment.text.slice(token.start, tokens[i + phrase.length - 1].end);
@@ -214,13 +219,20 @@ export class AssetLinker {
     const before = text[token.start - 1];
     const symbol = token.raw.toUpperCase();
     if (before === '$' && /^\p{L}/u.test(token.raw)) return found(this.cashtags.get(symbol), `$${token.raw}`);
-    if (before === '(' && text[token.end] === ')' && isUpper(token.raw)) return found(this.cashtags.get(symbol), `(${token.raw})`);
+    // Chinese and Japanese text brackets a ticker in full-width parentheses: 比特币（BTC）.
+    if (OPENING.has(before) && CLOSING.has(text[token.end]) && isUpper(token.raw)) return found(this.cashtags.get(symbol), `(${token.raw})`);
     const previous = tokens[i - 1];
     if (previous && EXCHANGE_PREFIXES.has(previous.key) && /^\s*:\s*$/.test(text.slice(previous.end, token.start))) {
       // A listing venue names a stock, whatever coin shares its ticker.
       return found(this.cashtags.get(symbol), `${previous.raw}: ${token.raw}`, 'other');
     }
     return undefined;
+  }
+
+  private isVenueCitation({ text, tokens }: Segment, i: number): boolean {
+    const token = tokens[i];
+    const next = tokens[i + 1];
+    return EXCHANGE_PREFIXES.has(token.key) && next !== undefined && /^\s*:\s*$/.test(text.slice(token.end, next.start));
   }
 
   private phraseAt(segment: Segment, i: number): { assets: LinkableAsset[]; length: number; via: LinkReason } | undefined {
@@ -244,6 +256,9 @@ export class AssetLinker {
 }
 
 type Preference = 'crypto' | 'other' | undefined;
+
+const OPENING = new Set(['(', '（']);
+const CLOSING = new Set([')', '）']);
 
 function found(assets: LinkableAsset[] | undefined, text: string, prefer?: Preference) {
   return assets ? { assets, text, prefer } : undefined;

@@ -59,7 +59,9 @@ export function namesOf(asset: LinkableAsset): Array<[string, NameLevel]> {
         [bare, 'proper'],
         [stripped.join(' '), 'proper'],
       ];
-      if (described.some((word) => word.length >= 3)) names.push([described.join(' '), 'proper']);
+      // "S&P Global" is not "S&P" (the index): a joined abbreviation alone is too little of a name.
+      const abbreviation = described.length === 1 && JOINED.test(described[0]);
+      if (described.some((word) => word.length >= 3) && !abbreviation) names.push([described.join(' '), 'proper']);
       if (inner && !CORPORATE_SUFFIXES.has(inner.toLowerCase())) names.push([inner, 'proper']);
       return names;
     }

@@ -56,7 +56,9 @@ export class NewsAnalyseJob {
         if (tally.budgetSpent) return;
         progress?.report(`analysing ${tally.stored} stored, item ${item.id}`);
         try {
-          tally.stored += await (item.analysisState === 'pending' ? this.analyseEnglish(item, assets, signal) : this.translate(item, signal));
+          // Awaited before adding: `tally.stored += await ...` would read the count before the await and lose concurrent additions.
+          const stored = await (item.analysisState === 'pending' ? this.analyseEnglish(item, assets, signal) : this.translate(item, signal));
+          tally.stored += stored;
         } catch (error) {
           if (isAbortError(error)) throw error;
           if (error instanceof UpstreamError && error.kind === 'budget') {

@@ -40,9 +40,9 @@ export class NewsIngestJob {
     const catalogue = await this.repository.linkableAssets();
     await this.repository.syncFeeds(this.feedsOf(catalogue));
     const due = await this.repository.dueFeeds(new Date(), this.feedsPerRun());
-    if (due.length === 0) return { rows: 0, details: { feeds: 0 } };
+    if (due.length === 0) return { rows: 0, details: { feeds: 0, joined: await this.repository.joinStories() } };
     const linker = new AssetLinker(catalogue);
-    const tally = { stored: 0, notModified: 0, read: 0 };
+    const tally = { stored: 0, notModified: 0, read: 0, created: [] as number[] };
     const failures = await mapLimit(
       due,
       FEED_CONCURRENCY,
@@ -53,7 +53,9 @@ export class NewsIngestJob {
       },
       { signal, onError: (feed, error) => this.logger.warn(`feed ${feed.name} failed: ${describe(error)}`) },
     );
-    return { rows: tally.stored, failures, details: { feeds: due.length, notModified: tally.notModified } };
+    // Once, after every feed: stories joined concurrently would each join the other's yet-unjoined copy.
+    await this.repository.joinStories();
+    return { rows: tally.created.length, failures, details: { feeds: due.length, notModified: tally.notModified } };
   }
 
   /** The configured outlets and one headline feed per listed stock. */
@@ -78,7 +80,7 @@ export class NewsIngestJob {
     return [...outlets, ...stocks];
   }
 
-  private async readFeed(feed: DueFeed, linker: AssetLinker, tally: { stored: number; notModified: number }, signal?: AbortSignal): Promise<void> {
+  private async readFeed(feed: DueFeed, linker: AssetLinker, tally: { created: number[]; notModified: number }, signal?: AbortSignal): Promise<void> {
     const interval = feed.kind === 'stock' ? this.settings.stockFeedIntervalMs : this.settings.feedMinIntervalMs;
     let result;
     try {
@@ -106,8 +108,7 @@ export class NewsIngestJob {
       return [...own, ...found.map((asset) => ({ newsId, assetId: asset.id }))];
     });
     await this.repository.linkAssets(links);
-    await this.repository.joinStories(created);
-    tally.stored += created.length;
+    tally.created.push(...created);
     const oldest = items.reduce<string | null>((min, item) => (min === null || item.publishedAt < min ? item.publishedAt : min), null);
     await this.repository.recordRead(feed.name, {
       ok: true,
