@@ -102,7 +102,7 @@ export interface MarketsStack {
 export async function startMarketsStack(): Promise<MarketsStack> {
   const sim = await startSimulator({ wallets: 50, coingeckoCallsPerMinute: 0, yahooCallsPerMinute: 0 });
   const upstream = await startCountingProxy(sim.url);
-  const env = Object.fromEntries(Object.entries(sim.env).map(([name, value]) => [name, value.replace(sim.url, upstream.url)]));
+  const env = Object.fromEntries(Object.entries(sim.env).map(([name, value]) => [name, value.replaceAll(sim.url, upstream.url)]));
   const t = await createTestApp(testConfig(env));
   await resetDb(t.db);
   for (const job of CATALOGUE_JOBS) expect((await runJob(t, job)).status).toBe('ok');

@@ -101,7 +101,7 @@ export interface StocksStackOptions {
 export async function startStocksStack({ env = {}, imports = [], sim: simOptions = {} }: StocksStackOptions = {}): Promise<StocksStack> {
   const sim = await startSimulator({ wallets: 50, coingeckoCallsPerMinute: 0, yahooCallsPerMinute: 0, ...simOptions });
   const upstream = await startRuledProxy(sim.url);
-  const simEnv = Object.fromEntries(Object.entries(sim.env).map(([name, value]) => [name, value.replace(sim.url, upstream.url)]));
+  const simEnv = Object.fromEntries(Object.entries(sim.env).map(([name, value]) => [name, value.replaceAll(sim.url, upstream.url)]));
   const appEnv = { ...simEnv, ...env };
   const config = testConfig(appEnv);
   const t = await createTestApp(config, imports);

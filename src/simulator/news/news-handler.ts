@@ -85,7 +85,8 @@ export function startNews({ world, clock }: ProtocolContext): NewsSimulation {
 
   const documentOf = (key: string, entries: readonly FeedEntry[], render: () => string, contentType: string): Document => {
     const newest = entries.length > 0 ? entries[0].publishedAt : 0;
-    const cacheKey = `${key}:${newest}`;
+    // Every item's guid, not only the newest's: a headline feed drops an old item without gaining a new one.
+    const cacheKey = `${key}:${newest}:${stringHash(entries.map((entry) => entry.guid).join('\n')).toString(36)}`;
     let document = documents.get(cacheKey);
     if (!document) {
       document = { body: render(), contentType, etag: `"${stringHash(cacheKey).toString(36)}-${(newest / 1000).toString(36)}"`, newest };
