@@ -94,6 +94,7 @@ export interface AppConfig {
     analysisConcurrency: number;
     analysisCallsPerHour: number;
     analysisBatch: number;
+    pageCacheMs: number;
   };
   /** The crypto universe's size: the top N coins by market cap. */
   markets: { cryptoUniverse: number };
@@ -218,6 +219,7 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       analysisConcurrency: env.NEWS_ANALYSIS_CONCURRENCY,
       analysisCallsPerHour: env.NEWS_ANALYSIS_CALLS_PER_HOUR,
       analysisBatch: env.NEWS_ANALYSIS_BATCH,
+      pageCacheMs: env.NEWS_PAGE_CACHE_MS,
     },
     markets: { cryptoUniverse: env.MARKETS_CRYPTO_UNIVERSE },
     hlJobs: {

@@ -178,6 +178,13 @@ export class NewsVariables {
   @IsBoolean()
   NEWS_TRANSLATIONS_ENABLED = true;
 
+  /** How long each replica answers a news page (feed, search, stock news) from memory; 0 reads every time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  NEWS_PAGE_CACHE_MS = 5_000;
+
   /** How often the analysis job looks for items without analysis or translations. */
   @Transform(toInt)
   @IsInt()

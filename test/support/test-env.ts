@@ -33,6 +33,8 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     HL_JOBS_ENABLED: 'false',
     MARKETS_JOBS_ENABLED: 'false',
     NEWS_JOBS_ENABLED: 'false',
+    // Suites read news right after running a job: no page may outlive it.
+    NEWS_PAGE_CACHE_MS: '0',
     // No test reaches a real vendor: suites that want market data point these at a simulator or a stub.
     COINGECKO_API_URL: 'http://127.0.0.1:9/coingecko',
     BINANCE_API_URL: 'http://127.0.0.1:9/binance',

@@ -93,10 +93,13 @@ export class NewsIngestRepository {
   }
 
   async dueFeeds(now: Date, limit: number): Promise<DueFeed[]> {
-    const rows: Array<Record<string, unknown>> = await this.db.query(`SELECT * FROM news_feeds WHERE next_read_at <= $1 ORDER BY next_read_at, name LIMIT $2`, [
-      now,
-      limit,
-    ]);
+    // Of feeds due at once (all of them, the first time), outlets first, then the largest stocks.
+    const rows: Array<Record<string, unknown>> = await this.db.query(
+      `SELECT f.* FROM news_feeds f LEFT JOIN asset_quotes q ON q.asset_id = f.asset_id
+        WHERE f.next_read_at <= $1
+        ORDER BY f.next_read_at, f.kind = 'stock', q.market_cap_usd DESC NULLS LAST, f.name LIMIT $2`,
+      [now, limit],
+    );
     return rows.map((r) => ({
       name: String(r.name),
       url: String(r.url),

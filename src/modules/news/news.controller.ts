@@ -2,6 +2,7 @@ import { Get, Param, Query } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorResponse } from '../../common/decorators/api-envelope.decorator';
 import { ErrorCode } from '../../common/errors/error-code';
+import { AnswersJsonText } from '../../common/http/json-text';
 import { PublicApiController, PublicEndpoint } from '../access/public-endpoint.decorator';
 import { ApiSymbolPath } from '../markets/markets-openapi';
 import { STOCK_SYMBOL } from '../stocks/stocks-openapi';
@@ -14,7 +15,7 @@ import { NewsService } from './news.service';
 import { StockNewsService } from './stock-news.service';
 
 const FROM_STORE =
-  'Read from our store, which the ingestion job fills from RSS and Atom feeds and the analysis job annotates off the request path; ' +
+  'Read from our store (each replica keeps a page for 5 seconds), which the ingestion job fills from RSS and Atom feeds and the analysis job annotates off the request path; ' +
   '`total` is always null and `hasMore` says whether another page exists.';
 const CONCEPTS = `concepts are drawn from: ${NEWS_CONCEPTS.join(', ')}.`;
 const UNKNOWN_ASSET = 'assetSymbol names no asset (msg names `assetSymbol`)';
@@ -28,6 +29,7 @@ export class NewsController {
   @PublicEndpoint('news.feed', 'AI-analysed news, newest first')
   @ApiEnvelope(NewsItemDto, { page: 'offset', description: `limit is 1-100 (default 100). ${FROM_STORE} ${CONCEPTS} ${PENDING_ANALYSIS}` })
   @ApiErrorResponse(404, [ErrorCode.MARKET_ASSET_NOT_FOUND], UNKNOWN_ASSET)
+  @AnswersJsonText()
   feed(@Query() query: NewsFeedQueryDto) {
     return this.news.feed(query);
   }
@@ -35,6 +37,7 @@ export class NewsController {
   @Get('search')
   @PublicEndpoint('news.search', 'Full-text search of the news')
   @ApiEnvelope(NewsItemDto, { page: 'offset', description: `limit is 1-50 (default 20). ${FROM_STORE} ${PENDING_ANALYSIS}` })
+  @AnswersJsonText()
   search(@Query() query: NewsSearchQueryDto) {
     return this.news.search(query);
   }
@@ -61,6 +64,7 @@ export class StockNewsController {
     description:
       "Items linked to the stock (from its own headline feed and from every outlet feed that names it), newest first; limit 1-100 (default 20). `source` tells when the stock's headline feed was last read successfully.",
   })
+  @AnswersJsonText()
   list(@Param('symbol') symbol: string, @Query() query: StockNewsQueryDto) {
     return this.stockNews.list(symbol, query);
   }

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AppConfig } from '../../config/app.config';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
 import { Page, toPageFromProbe } from '../../common/pagination/page.dto';
+import { TtlCache } from '../../common/cache/ttl-cache';
+import { JsonText } from '../../common/http/json-text';
 import { NewsLocale } from '../../providers/analysis-provider';
 import { AssetsService } from '../markets/assets.service';
 import { NewsItemDto } from './dto/news-item.dto';
@@ -12,6 +16,8 @@ import { NewsItemRow } from './news-rows';
 import { NewsFilter, NewsRepository } from './news.repository';
 
 const DAY_MS = 86_400_000;
+/** Pages a replica keeps (NEWS_PAGE_CACHE_MS each), the least recently stored forgotten first. */
+export const NEWS_PAGES_KEPT = 2_000;
 const HOT_WINDOWS_MS: Record<NewsCategory, number | null> = { all: null, 'hot-24h': DAY_MS, 'hot-7d': 7 * DAY_MS };
 
 /**
@@ -20,23 +26,36 @@ const HOT_WINDOWS_MS: Record<NewsCategory, number | null> = { all: null, 'hot-24
  */
 @Injectable()
 export class NewsService {
+  /**
+   * Pages are the same for every caller and the jobs add items about once a minute, so a few seconds of
+   * memory cost nothing in freshness and spare reading and serialising up to 100 items per request.
+   */
+  private readonly pages: TtlCache<JsonText>;
+
   constructor(
     private readonly repository: NewsRepository,
     private readonly assets: AssetsService,
-  ) {}
-
-  async feed(query: NewsFeedQueryDto): Promise<Page<NewsItemDto>> {
-    assertWithinOffsetCap(query.page, query.limit);
-    const filter = await this.filterOf(query);
-    const rows = await this.repository.feed(filter, windowOf(query));
-    return this.page(rows, query);
+    config: ConfigService<AppConfig, true>,
+  ) {
+    this.pages = new TtlCache<JsonText>(config.get('news.pageCacheMs', { infer: true }), NEWS_PAGES_KEPT);
   }
 
-  async search(query: NewsSearchQueryDto): Promise<Page<NewsItemDto>> {
+  feed(query: NewsFeedQueryDto): Promise<JsonText> {
     assertWithinOffsetCap(query.page, query.limit);
-    const filter = await this.filterOf(query);
-    const rows = await this.repository.search(query.q, query.sort, filter, windowOf(query));
-    return this.page(rows, query);
+    const { type, category, locale, assetSymbol, page, limit } = query;
+    return this.pages.get(`feed:${type}:${category}:${locale}:${symbolKey(assetSymbol)}:${page}:${limit}`, async () => {
+      const filter = await this.filterOf(query);
+      return JsonText.of(await this.page(await this.repository.feed(filter, windowOf(query)), query));
+    });
+  }
+
+  search(query: NewsSearchQueryDto): Promise<JsonText> {
+    assertWithinOffsetCap(query.page, query.limit);
+    const { q, sort, type, category, locale, page, limit } = query;
+    return this.pages.get(`search:${sort}:${type}:${category}:${locale}:${page}:${limit}:${q}`, async () => {
+      const filter = await this.filterOf(query);
+      return JsonText.of(await this.page(await this.repository.search(q, sort, filter, windowOf(query)), query));
+    });
   }
 
   async detail(id: number, { locale, assetSymbol }: NewsDetailQueryDto): Promise<NewsItemDto> {
@@ -73,6 +92,10 @@ export class NewsService {
       hotSince: hotWindow === null ? undefined : new Date(Date.now() - hotWindow),
     };
   }
+}
+
+function symbolKey(symbol: string | undefined): string {
+  return symbol === undefined ? '' : symbol.trim().toLowerCase();
 }
 
 function windowOf({ page, limit }: { page: number; limit: number }) {
