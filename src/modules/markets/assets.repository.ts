@@ -316,4 +316,3 @@ function dedupeByAssetId(quotes: AssetQuoteInput[]): AssetQuoteInput[] {
 function textOrNull(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
-
