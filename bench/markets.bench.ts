@@ -9,7 +9,7 @@ import { killAll, ServerHandle, startServer } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
 import { describeCoreSpeeds, measureCoreSpeeds } from './lib/core-speed';
 import { envNumber } from './lib/env';
-import { describeSummaries, findProfile, summariseProfile } from './lib/cpu-profile';
+import { monotonicUs, printProfile } from './lib/cpu-profile';
 import { measure, processCpu } from './lib/load';
 import type { FillReport } from './lib/markets-fill';
 import { counters, moved, printTable, problems, Row, scriptCalls } from './lib/markets-report';
@@ -112,26 +112,6 @@ function describeAnswer(name: string, data: unknown): string {
   return '';
 }
 
-function monotonicUs(): number {
-  return Number(process.hrtime.bigint() / 1000n);
-}
-
-/** With BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>", the app's top self-time frames during each run. */
-function printProfile(pid: number, rows: Row[]): void {
-  const nodeArgs = process.env.BENCH_NODE_ARGS ?? '';
-  if (!nodeArgs.includes('--cpu-prof')) return;
-  const file = findProfile(nodeArgs, pid);
-  if (!file) return void process.stderr.write(`WARNING: no .cpuprofile of the app (pid ${pid}) found\n`);
-  process.stdout.write(
-    `server CPU profile ${file}, self time per run:\n\n${describeSummaries(
-      summariseProfile(
-        file,
-        rows.map((r) => r.window),
-      ),
-    )}\n\n`,
-  );
-}
-
 async function main(): Promise<void> {
   const unknown = SETTINGS.order.filter((name) => !(name in ROUTES) && !name.startsWith('/'));
   if (unknown.length > 0) throw new Error(`BENCH_ROUTES: unknown ${unknown.join(', ')}; routes: ${Object.keys(ROUTES).join(', ')}`);
@@ -223,7 +203,11 @@ async function main(): Promise<void> {
 
   process.stdout.write(`\nbefore the runs, ${speedsBefore}\nafter the runs, ${describeCoreSpeeds(measureCoreSpeeds())}\n`);
   printTable(rows);
-  if (app) printProfile(app.pid, rows);
+  if (app)
+    printProfile(
+      app.pid,
+      rows.map((r) => r.window),
+    );
   const dir = join(__dirname, 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `markets-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);

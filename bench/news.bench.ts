@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import { killAll, ServerHandle, startServer } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
 import { envNumber } from './lib/env';
-import { describeSummaries, findProfile, summariseProfile } from './lib/cpu-profile';
+import { monotonicUs, printProfile } from './lib/cpu-profile';
 import { measure } from './lib/load';
 import { ensureNewsData } from './lib/news-load';
 import {
@@ -138,23 +138,6 @@ async function routesOf(db: Client): Promise<{ routes: NewsRoute[]; facts: strin
   return { routes: routes.filter((route) => SETTINGS.routes.length === 0 || SETTINGS.routes.includes(route.name)), facts };
 }
 
-function monotonicUs(): number {
-  return Number(process.hrtime.bigint() / 1000n);
-}
-
-/** With BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>", the app's top self-time frames during each run (written when it stopped). */
-function printProfile(pid: number, rows: NewsRow[]): void {
-  const nodeArgs = process.env.BENCH_NODE_ARGS ?? '';
-  if (!nodeArgs.includes('--cpu-prof')) return;
-  const file = findProfile(nodeArgs, pid);
-  if (!file) return void process.stderr.write(`WARNING: no .cpuprofile of the app (pid ${pid}) found\n`);
-  const summaries = summariseProfile(
-    file,
-    rows.map((r) => r.window),
-  );
-  process.stdout.write(`\nserver CPU profile ${file}, self time per run:\n\n${describeSummaries(summaries)}\n`);
-}
-
 /** One call, which must answer 200 with the success envelope; returns what the page held and its size. */
 async function probe(url: string, key: string): Promise<{ bytes: number; answer: string }> {
   const res = await fetch(url, { headers: { 'x-api-key': key } });
@@ -249,7 +232,10 @@ async function main(): Promise<void> {
     for (const row of rows) row.sql = (plans.get(row.route) ?? []).map((p) => p.explained);
     printTable(rows, { goalMs: SETTINGS.goalMs, connections: SETTINGS.connections });
     printPlans(rows, plans, SETTINGS.goalMs, SETTINGS.explainAll);
-    printProfile(server.pid, rows);
+    printProfile(
+      server.pid,
+      rows.map((r) => r.window),
+    );
   } finally {
     await app?.stop();
     killAll();

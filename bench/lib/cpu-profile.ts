@@ -92,3 +92,20 @@ export function describeSummaries(summaries: WindowSummary[]): string {
     )
     .join('\n\n');
 }
+
+/** Microseconds on the clock the profile's windows use. */
+export function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+/**
+ * With BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>", the app's top self-time frames during each run's
+ * window (the profile is written when the app stops); nothing otherwise.
+ */
+export function printProfile(pid: number, windows: ProfileWindow[]): void {
+  const nodeArgs = process.env.BENCH_NODE_ARGS ?? '';
+  if (!nodeArgs.includes('--cpu-prof')) return;
+  const file = findProfile(nodeArgs, pid);
+  if (!file) return void process.stderr.write(`WARNING: no .cpuprofile of the app (pid ${pid}) found\n`);
+  process.stdout.write(`\nserver CPU profile ${file}, self time per run:\n\n${describeSummaries(summariseProfile(file, windows))}\n\n`);
+}

@@ -1,5 +1,4 @@
-import { parseFeed } from '@rowanmanning/feed-parser';
-import { vendorFixtureText } from '../../../../test/support/vendor-fixtures';
+import { headlineStartingWith, recordedHeadlines } from '../../../../test/support/recorded-news';
 import { loadSeedUniverse } from '../../markets/seed/seed-universe';
 import { buildCatalog } from '../../../simulator/world/catalog';
 import { buildCryptoUniverse } from '../../../simulator/world/crypto-universe';
@@ -157,18 +156,8 @@ describe(AssetLinker.name, () => {
   });
 
   describe('on the recorded feeds', () => {
-    const items = ['coindesk', 'cointelegraph', 'decrypt', 'theblock'].flatMap((feed) =>
-      parseFeed(vendorFixtureText('news', `${feed}.rss.xml`)).items.map((item) => ({
-        title: item.title ?? '',
-        summary: (item.description ?? '').replace(/<[^>]*>/g, ' '),
-        categories: item.categories.flatMap((category) => category.label ?? []),
-      })),
-    );
-    const linkOf = (prefix: string) => {
-      const item = items.find((candidate) => candidate.title.startsWith(prefix));
-      if (!item) throw new Error(`no recorded headline starts with "${prefix}"`);
-      return sut.link(item).map((asset) => asset.symbol);
-    };
+    const items = recordedHeadlines();
+    const linkOf = (prefix: string) => sut.link(headlineStartingWith(items, prefix)).map((asset) => asset.symbol);
 
     it('links Bitcoin from every headline that names it', () => {
       const naming = items.filter((item) => /\bbitcoin\b/i.test(item.title));

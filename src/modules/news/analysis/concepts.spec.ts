@@ -1,5 +1,4 @@
-import { parseFeed } from '@rowanmanning/feed-parser';
-import { vendorFixtureText } from '../../../../test/support/vendor-fixtures';
+import { headlineStartingWith, recordedHeadlines } from '../../../../test/support/recorded-news';
 import { ConceptInput, detectConcepts, NEWS_CONCEPTS } from './concepts';
 
 const headline = (title: string, summary = '', categories: string[] = []): ConceptInput => ({ title, summary, categories });
@@ -62,18 +61,8 @@ describe(detectConcepts.name, () => {
   });
 
   describe('on the recorded feeds', () => {
-    const items = ['coindesk', 'cointelegraph', 'decrypt', 'theblock'].flatMap((feed) =>
-      parseFeed(vendorFixtureText('news', `${feed}.rss.xml`)).items.map((item) => ({
-        title: item.title ?? '',
-        summary: (item.description ?? '').replace(/<[^>]*>/g, ' '),
-        categories: item.categories.flatMap((category) => category.label ?? []),
-      })),
-    );
-    const conceptsOf = (prefix: string) => {
-      const item = items.find((candidate) => candidate.title.startsWith(prefix));
-      if (!item) throw new Error(`no recorded headline starts with "${prefix}"`);
-      return sut(item);
-    };
+    const items = recordedHeadlines();
+    const conceptsOf = (prefix: string) => sut(headlineStartingWith(items, prefix));
 
     it('tags every headline that says hack or exploit as a hack', () => {
       const hacks = items.filter((item) => /\b(?:hack|exploit)/i.test(item.title));
