@@ -105,7 +105,8 @@ describe(AssetsRepository.name, () => {
   }
 
   beforeEach(async () => {
-    await db.query('TRUNCATE asset_quotes, assets');
+    // News links and stock feeds point at assets: they go with them.
+    await db.query('TRUNCATE asset_quotes, assets CASCADE');
     await seedWorld();
   });
 

@@ -416,7 +416,7 @@ describe('npm run simulator', () => {
         child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
       });
       expect(line).toMatch(
-        /^simulator listening on http:\/\/127\.0\.0\.1:\d+ \(info: \/info, stats: \/Mainnet; coingecko: \/coingecko\/api\/v3; binance: \/binance\/api\/v3; yahoo: \/yahoo, cookie: \/yahoo\/cookie; sec: \/sec\/submissions, \/sec\/files\) wallets=200 /,
+        /^simulator listening on http:\/\/127\.0\.0\.1:\d+ \(info: \/info, stats: \/Mainnet; coingecko: \/coingecko\/api\/v3; binance: \/binance\/api\/v3; yahoo: \/yahoo, cookie: \/yahoo\/cookie; sec: \/sec\/submissions, \/sec\/files; news: \/feeds \([^)]*\)\) wallets=200 /,
       );
       const url = /http:\/\/[^ ]+/.exec(line)![0];
       const res = await fetch(`${url}/info`, { method: 'POST', body: JSON.stringify({ type: 'allMids' }) });
