@@ -11,4 +11,6 @@ export async function resetDb(db: DataSource): Promise<void> {
               hl_addresses, hl_markets, hl_mids, hl_mid_samples, hl_positions, hl_spot_balances, hl_trades, hl_fills,
               hl_current_snapshots, hl_snapshot_coins, hl_snapshots, job_runs, asset_quotes, assets CASCADE`,
   );
+  // Item ids from 1 again, so a documented example id (`/news/1`) names an item once news is ingested.
+  await db.query(`TRUNCATE news_analyses, news_item_assets, news_items, news_feeds RESTART IDENTITY CASCADE`);
 }
