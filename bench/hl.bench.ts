@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { ensureDatabase } from './lib/database';
-import { killAll, ServerHandle, startServer } from './lib/children';
+import { killAll, ServerHandle, startServer, relaunchPinned } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
 import { measure, Measurement } from './lib/load';
 import { ISSUE_REFERENCE_SHARE } from './lib/report';
@@ -42,14 +39,6 @@ const keyCount = Math.ceil((SETTINGS.maxRps * (SETTINGS.warmupS + SETTINGS.durat
 // of keys passed 600 calls a minute on the first keys and the last one got 429s.
 const KEY_SLICES = 4;
 const MINIMAL_PREFIX = `bench:${randomBytes(4).toString('hex')}:minimal:`;
-
-function relaunchPinned(): void {
-  const node = [process.execPath, '-r', join(__dirname, 'lib', 'register.js'), __filename];
-  const [command, ...args] = cpus().length >= 2 ? ['taskset', '-c', '1', ...node] : node;
-  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, BENCH_LOADGEN: '1' } });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-}
 
 /**
  * The build leaves gigabytes of dirty pages that PostgreSQL's checkpointer would otherwise write out during
@@ -218,5 +207,5 @@ if (process.env.BENCH_LOADGEN === '1') {
     process.exit(1);
   });
 } else {
-  relaunchPinned();
+  relaunchPinned(__filename);
 }

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { ensureDatabase } from './lib/database';
-import { killAll, ServerHandle, startServer } from './lib/children';
+import { killAll, ServerHandle, startServer, relaunchPinned } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
 import { describeCoreSpeeds, measureCoreSpeeds } from './lib/core-speed';
 import { envNumber } from './lib/env';
@@ -63,16 +62,6 @@ const keyCount = Math.ceil((SETTINGS.maxRps * (SETTINGS.warmupS + SETTINGS.durat
 /** Calls each route gets before any load (the first fills the caches), on a key of its own. */
 const WARM_CALLS = 3;
 const RUN_PREFIX = `bench:mk:${randomBytes(4).toString('hex')}:`;
-
-function relaunchPinned(): void {
-  const pinned = cpus().length >= 2;
-  if (!pinned) process.stderr.write('WARNING: fewer than 2 cores; server and load generator are not pinned apart.\n');
-  const node = [process.execPath, '-r', join(__dirname, 'lib', 'register.js'), __filename];
-  const [command, ...args] = pinned ? ['taskset', '-c', '1', ...node] : node;
-  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, BENCH_LOADGEN: '1' } });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-}
 
 /** One call, which must answer 200 with the success envelope; returns the body's data and size. */
 async function probe(url: string, key: string): Promise<{ data: unknown; bytes: number }> {
@@ -236,5 +225,5 @@ if (ROLE === 'upstream') {
     process.exit(1);
   });
 } else {
-  relaunchPinned();
+  relaunchPinned(__filename);
 }

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { killAll, ServerHandle, startServer } from './lib/children';
+import { killAll, ServerHandle, startServer, relaunchPinned } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
 import { envNumber } from './lib/env';
 import { monotonicUs, printProfile } from './lib/cpu-profile';
@@ -74,16 +73,6 @@ const keysFor = (rps: number) => Math.ceil((rps * (SETTINGS.warmupS + SETTINGS.d
 const RUN_PREFIX = `bench:news:${randomBytes(4).toString('hex')}:`;
 // An app start on a kept database may run a new migration over a million rows first.
 const APP_START_TIMEOUT_MS = 900_000;
-
-function relaunchPinned(): void {
-  const pinned = cpus().length >= 2;
-  if (!pinned) process.stderr.write('WARNING: fewer than 2 cores; server and load generator are not pinned apart.\n');
-  const node = [process.execPath, '-r', join(__dirname, 'lib', 'register.js'), __filename];
-  const [command, ...args] = pinned ? ['taskset', '-c', '1', ...node] : node;
-  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, BENCH_LOADGEN: '1' } });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-}
 
 /** The catalogue id a symbol names, as AssetsRepository.resolveSymbol orders candidates (crypto first, then by rank). */
 async function assetId(db: Client, symbol: string): Promise<number> {
@@ -263,5 +252,5 @@ if (process.env.BENCH_LOADGEN === '1') {
     process.exit(1);
   });
 } else {
-  relaunchPinned();
+  relaunchPinned(__filename);
 }

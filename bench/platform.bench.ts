@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { killAll, startServer, ServerHandle } from './lib/children';
+import { killAll, startServer, ServerHandle, relaunchPinned } from './lib/children';
 import { cleanUpRun } from './lib/cleanup';
 import { measure } from './lib/load';
 import { printTable, ratios, Row, writeResults } from './lib/report';
@@ -46,16 +45,6 @@ const keyCount = Math.ceil((SETTINGS.maxRps * (SETTINGS.warmupS + SETTINGS.durat
  * every EventEmitter emit, so on the load generator). So the first process only re-executes this file
  * under the bench's plain transpile hook, pinned to the load core, and waits for it.
  */
-function relaunchPinned(): void {
-  const pinned = cpus().length >= 2;
-  if (!pinned) process.stderr.write('WARNING: fewer than 2 cores; server and load generator are not pinned apart.\n');
-  const node = [process.execPath, '-r', join(__dirname, 'lib', 'register.js'), __filename];
-  const [command, ...args] = pinned ? ['taskset', '-c', String(SETTINGS.loadCore), ...node] : node;
-  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, BENCH_LOADGEN: '1' } });
-  // Ctrl-C reaches both processes (same process group); the child stops its servers, this one just waits.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
-}
 
 /** Share of all cores busy over one second, from /proc/stat (load average would still count the last run). */
 async function machineBusyPct(): Promise<number> {
@@ -230,7 +219,7 @@ async function main(): Promise<void> {
 }
 
 if (process.env.BENCH_LOADGEN !== '1') {
-  relaunchPinned();
+  relaunchPinned(__filename, SETTINGS.loadCore);
 } else {
   // Whatever happens, no server outlives the bench.
   process.on('exit', killAll);

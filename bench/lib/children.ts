@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -100,4 +101,18 @@ async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
     clearTimeout(timer);
   }
   live.delete(child);
+}
+
+/**
+ * Runs `benchFile` again as the load generator, pinned to `core` (default 1; the server takes core 0), with
+ * BENCH_LOADGEN=1 so the bench knows it is that child; signals pass through and its exit code is ours.
+ */
+export function relaunchPinned(benchFile: string, core = 1): void {
+  const pinned = cpus().length >= 2;
+  if (!pinned) process.stderr.write('WARNING: fewer than 2 cores; server and load generator are not pinned apart.\n');
+  const node = [process.execPath, '-r', join(__dirname, 'register.js'), benchFile];
+  const [command, ...args] = pinned ? ['taskset', '-c', String(core), ...node] : node;
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, BENCH_LOADGEN: '1' } });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

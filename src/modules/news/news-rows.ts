@@ -1,4 +1,4 @@
-import type { Direction, NewsLocale } from '../../providers/analysis-provider';
+import type { AnalysisText, Direction, NewsLocale } from '../../providers/analysis-provider';
 
 /** Where an item's analysis stands: English pending, English stored and translations pending, done, or given up. */
 export type AnalysisState = 'pending' | 'translating' | 'ready' | 'failed';
@@ -31,16 +31,9 @@ export interface NewsAssetRow {
 }
 
 /** One stored analysis (news_analyses), with its provenance. */
-export interface NewsAnalysisRow {
+export interface NewsAnalysisRow extends AnalysisText {
   newsId: number;
   locale: NewsLocale;
-  title: string;
-  coreSummary: string;
-  direction: Direction;
-  affectedAssets: string;
-  impactLogic: string;
-  timeHorizon: string;
-  risksAndWatchlist: string;
   provider: string;
   model: string;
   generatedAt: Date;

@@ -186,7 +186,7 @@ function topicWording(story: Story, style: MentionStyle): Worded {
           ),
           worded(
             'Dollar slips as Treasury yields retreat, lifting risk assets',
-            'The dollar index fell for a third session as yields eased, giving equities and commodities room to climb.',
+            'The dollar index fell for a third straight day as yields eased, giving equities and commodities room to climb.',
             'Macro',
           ),
           worded(
