@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 /** One configuration for the service, its tests, benchmarks and scripts; formatting is Prettier's alone. */
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'data/', '.data/', 'node_modules/', 'bench/results/'] },
+  { ignores: ['dist/', 'coverage/', 'data/', '.data/', 'node_modules/', 'bench/results/', 'test-artifacts/'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
@@ -20,6 +20,11 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
       'no-console': 'error',
     },
+  },
+  {
+    // The developer portal runs in the browser (bundled by scripts/build-portal.ts), not in node.
+    files: ['portal/**'],
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     // Command-line programs talk to their terminal.

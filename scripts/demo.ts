@@ -129,6 +129,7 @@ async function main() {
       `  curl -s -H "x-api-key: ${key}" "${base}/api/public/v1/assets?type=ALL&limit=5"`,
       `  curl -s -H "x-api-key: ${key}" "${base}/api/public/v1/news?limit=5"`,
       `Swagger UI: ${base}/docs   (Authorize with the key above)`,
+      `Developer portal: ${base}/portal   (sign in with a browser wallet; keys and usage)`,
       `Job status: npm run cli -- job:status   (asks this server while it holds the embedded database)`,
       'Stop with Ctrl+C.',
       '',

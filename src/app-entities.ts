@@ -1,8 +1,8 @@
 import { AccountEntity } from './modules/account/entities/account.entity';
 import { ApiKeyEntity } from './modules/account/entities/api-key.entity';
-import { CreditTransactionEntity, UsageCounterEntity } from './modules/billing/billing.public';
+import { CreditTransactionEntity, UsageCounterEntity, UsageDailyEntity } from './modules/billing/billing.public';
 import { AssetQuoteEntity } from './modules/markets/entities/asset-quote.entity';
 import { AssetEntity } from './modules/markets/entities/asset.entity';
 
 /** Every entity the data source maps; areas add theirs here (outside infra, which must not import modules). */
-export const ENTITIES = [AccountEntity, ApiKeyEntity, CreditTransactionEntity, UsageCounterEntity, AssetEntity, AssetQuoteEntity];
+export const ENTITIES = [AccountEntity, ApiKeyEntity, CreditTransactionEntity, UsageCounterEntity, UsageDailyEntity, AssetEntity, AssetQuoteEntity];

@@ -16,10 +16,13 @@ import { MarketsModule } from './modules/markets/markets.module';
 import { StocksModule } from './modules/stocks/stocks.module';
 import { NewsModule } from './modules/news/news.module';
 import { UsageModule } from './modules/usage/usage.module';
+import { AuthModule } from './modules/auth/auth.module';
+import { DeveloperModule } from './modules/developer/developer.module';
 import { JobsModule } from './jobs/jobs.module';
 import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
 import { OpsModule } from './modules/ops/ops.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { PortalModule } from './modules/portal/portal.module';
 
 export type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
@@ -43,6 +46,8 @@ export class AppModule {
         HealthModule,
         AccountModule,
         UsageModule,
+        AuthModule,
+        DeveloperModule,
         HlModule,
         MarketsModule,
         StocksModule,
@@ -50,6 +55,7 @@ export class AppModule {
         JobsModule,
         HlJobsModule,
         OpsModule,
+        PortalModule,
         ...(config.metrics.enabled ? [MetricsModule] : []),
         ...extraImports,
       ],

@@ -1,6 +1,7 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from './modules/access/public-endpoint.decorator';
+import { WALLET_SESSION_SECURITY } from './modules/access/backend-api.decorator';
 import { createAppValidationPipe } from './common/validation/remembering-validation.pipe';
 
 /** The signals that stop the service; anything else (SIGHUP included) never does. */
@@ -30,7 +31,10 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       .setDescription(
         [
           'Public Data API under `/api/public/v1` (API key in `x-api-key`, per-key rate limit, credits on paid tiers). ',
-          'The wallet-session backend API of the contract (`/api/v1`) is not built yet. Every response is the envelope `{code, msg, data}`; ',
+          'Backend API under `/api/v1` (tags `Backend: ...`): a wallet signs a Sign-In with Ethereum challenge (login, then sign-message) ',
+          'for a session token sent as `Authorization: Bearer <token>`; it manages the wallet’s API keys and reads its account and usage, ',
+          'and can never move funds, place orders or approve builder fees. The developer portal at `/portal` uses it. ',
+          'Every response is the envelope `{code, msg, data}`; ',
           'errors carry a contract code, `data: null`, and a `msg` that names the offending field. ',
           'Decisions where the contract is silent are listed in docs/decisions.md.',
         ].join(''),
@@ -40,6 +44,10 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       // Paths are relative to the host serving this document (the OpenAPI default, made explicit).
       .addServer('/')
       .addApiKey({ type: 'apiKey', name: 'x-api-key', in: 'header', description: 'Your API key' }, API_KEY_SECURITY)
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Session token from POST /api/v1/auth/sign-message or /refresh' },
+        WALLET_SESSION_SECURITY,
+      )
       .build(),
   );
 }

@@ -1,6 +1,13 @@
 import { loadAppConfig, SCHEDULED_JOBS } from './app.config';
 import { ConfigurationError } from './env.validation';
 
+/** What production requires (every replica shares them); each test that starts production gives them. */
+const PRODUCTION_SECRETS = {
+  CURSOR_SECRET: 'a-cursor-secret-of-32-characters',
+  JWT_SECRET: 'a-jwt-secret-of-32-characters!!',
+  AUTH_SIWE_DOMAIN: 'portal.example.com',
+};
+
 describe('loadAppConfig: redis', () => {
   it('leaves ioredis auto-pipelining off unless REDIS_AUTO_PIPELINING asks for it', () => {
     expect(loadAppConfig({}).redis.autoPipelining).toBe(false);
@@ -91,14 +98,31 @@ describe('loadAppConfig: retention', () => {
 });
 
 describe('loadAppConfig: production secrets', () => {
-  it('refuses production without CURSOR_SECRET, which every replica must share', () => {
-    expect(() => loadAppConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET must be set in production/);
+  it('refuses production without the secrets every replica must share, or the portal domain sign-in names', () => {
+    const problems = (() => {
+      try {
+        loadAppConfig({ NODE_ENV: 'production' });
+      } catch (error) {
+        return (error as ConfigurationError).problems;
+      }
+    })();
+    expect(problems).toEqual([
+      'CURSOR_SECRET must be set in production (shared by every replica)',
+      'JWT_SECRET must be set in production (shared by every replica)',
+      'AUTH_SIWE_DOMAIN must be set in production (the host the developer portal is served from)',
+    ]);
   });
 
   it('lists every problem at once, the missing CURSOR_SECRET with the bad values', () => {
     let thrown: unknown;
     try {
-      loadAppConfig({ NODE_ENV: 'production', PORT: 'eighty', HL_FILLS_RETENTION_DAYS: '0' });
+      loadAppConfig({
+        NODE_ENV: 'production',
+        PORT: 'eighty',
+        HL_FILLS_RETENTION_DAYS: '0',
+        JWT_SECRET: 'a-jwt-secret-of-32-characters!!',
+        AUTH_SIWE_DOMAIN: 'a.example',
+      });
     } catch (error) {
       thrown = error;
     }
@@ -108,10 +132,33 @@ describe('loadAppConfig: production secrets', () => {
     expect(problems.join('\n')).toMatch(/PORT: .*\nHL_FILLS_RETENTION_DAYS: .*\nCURSOR_SECRET must be set in production/);
   });
 
-  it('starts production without JWT_SECRET, which nothing reads until the wallet-session backend exists', () => {
-    expect(loadAppConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'a-cursor-secret-of-32-characters' }).security.cursorSecret).toBe(
-      'a-cursor-secret-of-32-characters',
-    );
+  it('starts production with them, the challenge naming the portal over https', () => {
+    const config = loadAppConfig({ NODE_ENV: 'production', ...PRODUCTION_SECRETS });
+    expect(config.security).toEqual({ cursorSecret: PRODUCTION_SECRETS.CURSOR_SECRET, jwtSecret: PRODUCTION_SECRETS.JWT_SECRET });
+    expect(config.auth.siwe).toMatchObject({ domain: 'portal.example.com', uri: 'https://portal.example.com/portal', chainId: 1 });
+  });
+});
+
+describe('loadAppConfig: wallet sign-in', () => {
+  it('names the server itself as the portal when no domain is set (a wildcard listen address as localhost)', () => {
+    expect(loadAppConfig({}).auth.siwe).toMatchObject({ domain: 'localhost:3000', uri: 'http://localhost:3000/portal' });
+    expect(loadAppConfig({ HTTP_HOST: '127.0.0.1', PORT: '8080' }).auth.siwe.domain).toBe('127.0.0.1:8080');
+    expect(loadAppConfig({ HTTP_HOST: '::1' }).auth.siwe.domain).toBe('[::1]:3000');
+  });
+
+  it('documents its defaults: 5-minute challenges, 1-hour tokens, 7-day sessions, a 10 s refresh grace', () => {
+    expect(loadAppConfig({}).auth).toMatchObject({
+      challengeTtlMs: 300_000,
+      tokenTtlMs: 3_600_000,
+      sessionMaxMs: 7 * 86_400_000,
+      refreshGraceMs: 10_000,
+      rateLimit: { perIp: 60, perAddress: 20 },
+    });
+  });
+
+  it('refuses a domain with a scheme or path, and a chain id that is not a positive integer', () => {
+    expect(() => loadAppConfig({ AUTH_SIWE_DOMAIN: 'https://portal.example.com' })).toThrow(/AUTH_SIWE_DOMAIN/);
+    expect(() => loadAppConfig({ AUTH_SIWE_CHAIN_ID: '0' })).toThrow(/AUTH_SIWE_CHAIN_ID/);
   });
 });
 
@@ -213,7 +260,7 @@ describe('loadAppConfig: job schedules', () => {
 
 describe('loadAppConfig: logs and metrics', () => {
   it('logs JSON in production and readable lines elsewhere, unless LOG_FORMAT says', () => {
-    const secret = { CURSOR_SECRET: 'a-cursor-secret-of-32-characters' };
+    const secret = PRODUCTION_SECRETS;
     expect(loadAppConfig({ NODE_ENV: 'production', ...secret }).logFormat).toBe('json');
     expect(loadAppConfig({ NODE_ENV: 'development' }).logFormat).toBe('pretty');
     expect(loadAppConfig({ NODE_ENV: 'test' }).logFormat).toBe('pretty');
@@ -223,7 +270,7 @@ describe('loadAppConfig: logs and metrics', () => {
   });
 
   it('follows a request through its log lines except in production, where it costs the billed route, unless told', () => {
-    const secret = { CURSOR_SECRET: 'a-cursor-secret-of-32-characters' };
+    const secret = PRODUCTION_SECRETS;
     expect(loadAppConfig({}).logRequestContext).toBe(true);
     expect(loadAppConfig({ NODE_ENV: 'production', ...secret }).logRequestContext).toBe(false);
     expect(loadAppConfig({ NODE_ENV: 'production', LOG_REQUEST_CONTEXT: 'true', ...secret }).logRequestContext).toBe(true);

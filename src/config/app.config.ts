@@ -46,6 +46,17 @@ export interface AppConfig {
   database: { url?: string; dataDir: string; migrationsRun: boolean };
   redis: { url?: string; keyPrefix: string; autoPipelining: boolean };
   security: { cursorSecret: string; jwtSecret: string };
+  /** The wallet-session backend: the sign-in challenge, token and session lifetimes, the auth routes' rate limits. */
+  auth: {
+    siwe: { domain: string; uri: string; chainId: number; statement: string };
+    challengeTtlMs: number;
+    tokenTtlMs: number;
+    sessionMaxMs: number;
+    refreshGraceMs: number;
+    rateLimit: { perIp: number; perAddress: number };
+    /** Set: smart-contract wallets sign in through EIP-1271 calls to this JSON-RPC endpoint. */
+    rpcUrl?: string;
+  };
   apiKeys: { cacheTtlMs: number; touchIntervalMs: number; failedLookupsPerMinute: number };
   /** The node HTTP server under either adapter: timeouts, and which proxies' X-Forwarded-For to believe. */
   httpServer: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; trustProxy: TrustProxy };
@@ -149,6 +160,7 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       cursorSecret: env.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
       jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,
     },
+    auth: authSettings(env),
     apiKeys: {
       cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
       touchIntervalMs: env.API_KEY_TOUCH_INTERVAL_MS,
@@ -267,6 +279,29 @@ function jobSchedules(env: EnvironmentVariables): Record<ScheduledJobName, JobSc
 
 /** CoinGecko answers each plan on its own host. */
 const COINGECKO_HOSTS = { demo: 'https://api.coingecko.com/api/v3', pro: 'https://pro-api.coingecko.com/api/v3' } as const;
+
+/** Says what signing can and cannot do (contract 5.2 item 7); the wallet shows it to the user. */
+export const DEFAULT_SIWE_STATEMENT = 'Sign in to the developer portal. This signature cannot move funds, place orders or approve builder fees.';
+
+function authSettings(env: EnvironmentVariables): AppConfig['auth'] {
+  // On a machine of one's own the portal is the server itself; a wildcard listen address is reached as localhost.
+  const host = env.HTTP_HOST === '0.0.0.0' || env.HTTP_HOST === '::' ? 'localhost' : env.HTTP_HOST.includes(':') ? `[${env.HTTP_HOST}]` : env.HTTP_HOST;
+  const domain = env.AUTH_SIWE_DOMAIN ?? `${host}:${env.PORT}`;
+  return {
+    siwe: {
+      domain,
+      uri: env.AUTH_SIWE_URI ?? `${env.NODE_ENV === 'production' ? 'https' : 'http'}://${domain}/portal`,
+      chainId: env.AUTH_SIWE_CHAIN_ID,
+      statement: env.AUTH_SIWE_STATEMENT ?? DEFAULT_SIWE_STATEMENT,
+    },
+    challengeTtlMs: env.AUTH_CHALLENGE_TTL_MS,
+    tokenTtlMs: env.AUTH_TOKEN_TTL_MS,
+    sessionMaxMs: env.AUTH_SESSION_MAX_MS,
+    refreshGraceMs: env.AUTH_REFRESH_GRACE_MS,
+    rateLimit: { perIp: env.AUTH_RATE_LIMIT_PER_IP, perAddress: env.AUTH_RATE_LIMIT_PER_ADDRESS },
+    rpcUrl: env.AUTH_RPC_URL,
+  };
+}
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');

@@ -367,9 +367,12 @@ export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVa
   const problems = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
   // Node refuses this order at server construction; the timeouts are set after it (app.factory.ts), so check here.
   if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
-  // JWT_SECRET joins this check with the wallet-session backend, the first code to read it.
-  if (env.NODE_ENV === 'production' && !env.CURSOR_SECRET) {
-    problems.push('CURSOR_SECRET must be set in production (shared by every replica)');
+  if (env.NODE_ENV === 'production') {
+    for (const name of ['CURSOR_SECRET', 'JWT_SECRET'] as const) {
+      if (!env[name]) problems.push(`${name} must be set in production (shared by every replica)`);
+    }
+    // The challenge names the portal's host: a default taken from the listening address would name an internal one.
+    if (!env.AUTH_SIWE_DOMAIN) problems.push('AUTH_SIWE_DOMAIN must be set in production (the host the developer portal is served from)');
   }
   if (problems.length > 0) throw new ConfigurationError(problems);
   return env;

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { AuthVariables } from './auth.env';
 import { emptyToUndefined, toBoolean, toInt } from './env-validators';
 
 export type AnalysisVendor = 'openai' | 'builtin' | 'none';
@@ -58,7 +59,7 @@ export function analysisVendorOf(env: Pick<NewsVariables, 'NEWS_ANALYSIS_VENDOR'
 }
 
 /** The news settings: feeds, the analyser and the two jobs. StockVendorVariables extends it. */
-export class NewsVariables {
+export class NewsVariables extends AuthVariables {
   /** The switch of every news.* job (ingestion and analysis). */
   @Transform(toBoolean)
   @IsOptional()

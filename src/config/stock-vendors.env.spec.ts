@@ -2,7 +2,12 @@ import { loadAppConfig } from './app.config';
 import { ConfigurationError } from './env.validation';
 
 const USER_AGENT = 'Sample Company Name AdminContact@example.com';
-const PRODUCTION = { NODE_ENV: 'production', CURSOR_SECRET: 'a-cursor-secret-of-32-characters' };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  CURSOR_SECRET: 'a-cursor-secret-of-32-characters',
+  JWT_SECRET: 'a-jwt-secret-of-32-characters!!',
+  AUTH_SIWE_DOMAIN: 'portal.example.com',
+};
 
 function problemsOf(raw: Record<string, string>): string[] {
   try {

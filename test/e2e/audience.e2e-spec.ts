@@ -72,12 +72,16 @@ describe('Route audiences (default-deny)', () => {
     });
     afterAll(() => t.close());
 
-    it('refuses a wallet-session route 401 UNAUTHORIZED in the envelope, with or without a bearer token', async () => {
-      for (const authorization of [undefined, 'Bearer not-a-session']) {
+    it('refuses a wallet-session route 401 in the envelope: UNAUTHORIZED without a bearer token, INVALID_TOKEN with a bad one', async () => {
+      const refusals = [
+        [undefined, { code: 'UNAUTHORIZED', msg: 'authorization: a wallet session is required', data: null }],
+        ['Bearer not-a-session', { code: 'INVALID_TOKEN', msg: 'authorization: not a valid session token', data: null }],
+      ] as const;
+      for (const [authorization, body] of refusals) {
         const call = request(t.server as never).get('/api/v1/test-session/status');
         const res = await (authorization ? call.set('authorization', authorization) : call);
         expect(res.status).toBe(401);
-        expect(res.body).toEqual({ code: 'UNAUTHORIZED', msg: 'authorization: a wallet session is required', data: null });
+        expect(res.body).toEqual(body);
         expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
         expect(res.headers['x-ratelimit-limit']).toBeUndefined();
       }

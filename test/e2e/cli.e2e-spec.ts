@@ -243,7 +243,8 @@ describe('ops CLI', () => {
       const wallet = await createAccount();
       const run = await cli('key:create', '--wallet', wallet, '--json');
       expect(run.code).toBe(0);
-      expect(Object.keys(run.json).sort()).toEqual(['createdAt', 'id', 'key', 'ok', 'prefix', 'walletAddress']);
+      expect(Object.keys(run.json).sort()).toEqual(['createdAt', 'id', 'key', 'name', 'ok', 'prefix', 'walletAddress']);
+      expect(run.json.name).toBeNull();
       expect(run.json.key).toMatch(KEY_PATTERN);
       expect(run.json.prefix).toBe(run.json.key.slice(0, 12));
       expect(run.json.walletAddress).toBe(wallet);

@@ -10,6 +10,7 @@ import { resetDb } from '../support/reset-db';
 
 type Operation = {
   operationId: string;
+  tags?: string[];
   summary?: string;
   description?: string;
   security?: Array<Record<string, string[]>>;
@@ -49,6 +50,34 @@ describe('OpenAPI document', () => {
 
   it('declares the x-api-key security scheme', () => {
     expect(doc.components.securitySchemes['api-key']).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
+  });
+
+  it('documents the backend routes under their own tags: bearer security behind a session, none on login and sign-message', () => {
+    expect(doc.components.securitySchemes['wallet-session']).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }));
+    const backend = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/v1/'))
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })));
+    expect(backend.map((b) => b.route).sort()).toEqual([
+      'DELETE /api/v1/keys/{id}',
+      'GET /api/v1/account',
+      'GET /api/v1/keys',
+      'GET /api/v1/usage',
+      'POST /api/v1/auth/login',
+      'POST /api/v1/auth/logout',
+      'POST /api/v1/auth/refresh',
+      'POST /api/v1/auth/sign-message',
+      'POST /api/v1/keys',
+    ]);
+    for (const { route, op } of backend) {
+      const open = route.endsWith('/login') || route.endsWith('/sign-message');
+      expect({ route, security: op.security }).toEqual({ route, security: open ? [] : [{ 'wallet-session': [] }] });
+      expect({ route, tag: op.tags?.[0] }).toEqual({ route, tag: expect.stringMatching(/^Backend: /) });
+      const success = op.responses['200'] ?? op.responses['201'];
+      expect({ route, enveloped: success?.content?.['application/json']?.schema?.allOf !== undefined }).toEqual({ route, enveloped: true });
+      expect({ route, statuses: Object.keys(op.responses) }).toEqual({ route, statuses: expect.arrayContaining([open ? '400' : '401']) });
+    }
+    const signIn = doc.paths['/api/v1/auth/sign-message'].post as Operation & { requestBody?: { content: Record<string, { schema: { $ref: string } }> } };
+    expect(signIn.requestBody?.content['application/json'].schema.$ref).toBe('#/components/schemas/SignMessageDto');
   });
 
   it('documents every public route with its credit cost, key security, envelope schema and error codes', () => {

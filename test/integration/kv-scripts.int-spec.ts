@@ -5,6 +5,7 @@ import {
   BALANCE_OFFSET,
   balanceField,
   RAISE_SEQ_FLOOR_SCRIPT,
+  READ_BALANCE_SCRIPT,
   REFUND_SCRIPT,
 } from '../../src/modules/billing/admission.scripts';
 import { ADMIT_FAST_SCRIPT, admitBatch, AdmitCall as ScriptCall } from '../../src/modules/billing/admit-batch';
@@ -623,6 +624,57 @@ describe.each([
 
       expect(await refund(sut, reply, { requestId: req(1) })).toBe('-1');
       expect((await outbox(sut))[1].slice(0, 8)).toEqual(['void', ACCOUNT, req(1), ENDPOINT, '1000000', '-1', '-1', '-1']);
+    });
+  });
+
+  describe('READ_BALANCE_SCRIPT', () => {
+    /** A read with ADMIT_DEFAULTS' caller, as CreditBalanceReader makes it. */
+    const readBalance = (call: Pick<AdmitCall, 'epoch' | 'seedMicro' | 'seedPeriod' | 'period'> = {}) => {
+      const c = { ...ADMIT_DEFAULTS, ...call };
+      return sut.run(READ_BALANCE_SCRIPT, [BillingKeys.credits(ACCOUNT)], [c.epoch, c.seedMicro, c.seedPeriod, c.period, c.quotaMicro]);
+    };
+
+    it('reads the seed while no balance is stored, then what each admission reports, and writes nothing', async () => {
+      expect(await readBalance()).toBe('5000000');
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({});
+      for (let i = 1; i <= 3; i++) {
+        const reply = await admit(sut, { requestId: req(i), costMicro: i === 2 ? 0 : 1_000_000 });
+        // The window counts admissions only.
+        expect(reply[1]).toBe(i);
+        expect(await readBalance()).toBe(reply[2]);
+      }
+      expect(await sut.llen(BillingKeys.outbox)).toBe(2);
+    });
+
+    it('reads the quota of a period no call has reset yet, then what the resetting call reports', async () => {
+      await admit(sut, { requestId: req(1), period: 0 });
+
+      expect(await readBalance({ period: 1 })).toBe('20000000');
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '4000000', epoch: '1', period: '0' });
+      const reply = await admit(sut, { requestId: req(2), period: 1 });
+      expect(await readBalance({ period: 1 })).toBe(reply[2]);
+    });
+
+    it('reads the seed of a newer epoch (the quota if its period is older), and the stored balance for an older one', async () => {
+      await admit(sut, { requestId: req(1), epoch: 2, seedMicro: '7000000' });
+
+      expect(await readBalance({ epoch: 3, seedMicro: '9000000', seedPeriod: 0, period: 0 })).toBe('9000000');
+      expect(await readBalance({ epoch: 3, seedMicro: '9000000', seedPeriod: 0, period: 1 })).toBe('20000000');
+      // A caller from before the change reads (and is charged) the newer balance, never a reset of it.
+      expect(await readBalance({ epoch: 1, period: 1 })).toBe('6000000');
+      expect(await admit(sut, { requestId: req(2), epoch: 1, period: 1, costMicro: 0 })).toEqual([AdmitStatus.ADMITTED, 2, '6000000', 2, 0]);
+    });
+
+    it('reads a balance kept the way earlier versions did (a bal field) without moving it', async () => {
+      await sut.run(TEST_HSET, [BillingKeys.credits(ACCOUNT)], ['epoch', '1', 'period', '0', 'bal', '3000000']);
+
+      expect(await readBalance()).toBe('3000000');
+      expect(await sut.hgetall(BillingKeys.credits(ACCOUNT))).toEqual({ epoch: '1', period: '0', bal: '3000000' });
+      expect((await admit(sut, { requestId: req(1), costMicro: 0 }))[2]).toBe('3000000');
+    });
+
+    it('keeps balances of 100M credits exact, never in exponent notation', async () => {
+      expect(await readBalance({ seedMicro: '100000000000000' })).toBe('100000000000000');
     });
   });
 

@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import { ApiCaller } from '../../src/modules/account/api-caller';
 import { EndpointName } from '../../src/modules/billing/credit-costs';
 import { UsageMeterService } from '../../src/modules/billing/usage-meter.service';
+import { addDays, utcDayOf } from '../../src/modules/billing/usage-day';
+import { UsageHistoryService } from '../../src/modules/billing/usage-history.service';
 import { KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
@@ -20,6 +22,13 @@ const ENDPOINTS: EndpointName[] = ['account.summary', 'hl.perp.holders', 'usage.
 const CREDITS_MICRO: Record<string, number> = { 'account.summary': 1_000_000, 'hl.perp.holders': 2_000_000, 'usage.list': 0 };
 
 type Totals = Record<string, { calls: number; creditsMicro: number }>;
+/** Totals by day, then endpoint. */
+type DailyTotals = Record<string, Totals>;
+
+// Histories are read as of the suite's start, so a run across midnight reads the days it counted on.
+const NOW = new Date();
+const TODAY = utcDayOf(NOW.getTime());
+const DAYS = [addDays(TODAY, -2), addDays(TODAY, -1), TODAY];
 
 /** A small seeded generator, so a failing interleaving can be run again. */
 function random(seed: number): () => number {
@@ -63,10 +72,22 @@ function crashingFinalize(kv: KvStore, chance: () => number, failRate: number): 
   });
 }
 
-/** One service replica: its own in-memory counts, its own sync, its own /usage reader. */
+/** One service replica: its own in-memory counts, its own sync, its own /usage and history readers. */
 function replica(kv: KvStore, repository: UsageRepository) {
   const meter = new UsageMeterService(kv, {} as never);
-  return { meter, sync: new UsageSyncService(kv, repository, meter, {} as never), usage: new UsageService(new UsageTotalsService(kv, repository, meter)) };
+  return {
+    meter,
+    sync: new UsageSyncService(kv, repository, meter, {} as never),
+    usage: new UsageService(new UsageTotalsService(kv, repository, meter)),
+    history: new UsageHistoryService(kv, repository, meter),
+  };
+}
+
+/** A history read (UsageHistoryService.daily) as totals by day. */
+function toDailyTotals(rows: Array<{ date: string; endpoint: string; calls: number; creditsMicro: string }>): DailyTotals {
+  const days: DailyTotals = {};
+  for (const r of rows) (days[r.date] ??= {})[r.endpoint] = { calls: r.calls, creditsMicro: Number(r.creditsMicro) };
+  return days;
 }
 
 const caller = (accountId: string) => ({ accountId, resetAnchorAt: new Date() }) as ApiCaller;
@@ -137,16 +158,40 @@ describe.each([
     return toTotals(rows.filter((r: { calls: number; credits: string }) => r.calls !== 0 || Number(r.credits) !== 0));
   }
 
-  it('answers /usage exactly while a delta is claimed but not added, and once added but not yet marked synced', async () => {
+  /** usage_daily of the account, by day; checked to sum, endpoint by endpoint, to the period's usage_counters. */
+  async function durableDaily(accountId: string): Promise<DailyTotals> {
+    const rows: Array<{ day: string; endpoint: string; calls: number; credits: string }> = await db.query(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, endpoint, calls::int AS calls, credits::text AS credits FROM usage_daily WHERE account_id = $1`,
+      [accountId],
+    );
+    const days: DailyTotals = {};
+    const sums: Totals = {};
+    for (const r of rows.filter((row) => row.calls !== 0 || Number(row.credits) !== 0)) {
+      const t = toTotals([r])[r.endpoint];
+      (days[r.day] ??= {})[r.endpoint] = t;
+      const sum = (sums[r.endpoint] ??= { calls: 0, creditsMicro: 0 });
+      sum.calls += t.calls;
+      sum.creditsMicro += t.creditsMicro;
+    }
+    expect(Object.fromEntries(Object.entries(sums).filter(([, t]) => t.calls !== 0 || t.creditsMicro !== 0))).toEqual(await durable(accountId));
+    return days;
+  }
+
+  it('answers /usage and the history exactly while a delta is claimed but not added, and once added but not yet marked synced', async () => {
     const accountId = await newAccount();
     let failing: 'add' | 'finalize' | undefined;
     const failWhen = (step: string) => () => (failing === step ? 0 : 1);
     const flaky = crashingFinalize(kv, failWhen('finalize'), 0.5);
-    const { meter, sync, usage } = replica(flaky, new CrashingUsageRepository(db, failWhen('add'), 0.5));
-    const read = async () => toTotals(await usage.currentPeriod(caller(accountId)));
+    const { meter, sync, usage, history } = replica(flaky, new CrashingUsageRepository(db, failWhen('add'), 0.5));
+    const read = async () => {
+      const totals = toTotals(await usage.currentPeriod(caller(accountId)));
+      // Every call is today's, so the history's one day is the period's totals.
+      expect(toDailyTotals(await history.daily(accountId, { days: 7, now: NOW }))).toEqual({ [TODAY]: totals });
+      return totals;
+    };
     const holders = (calls: number) => ({ calls, creditsMicro: calls * 2_000_000 });
     const usageList = (calls: number) => ({ calls, creditsMicro: 0 });
-    for (let i = 0; i < 3; i++) meter.count(accountId, 0, 'hl.perp.holders', 2_000_000);
+    for (let i = 0; i < 3; i++) meter.count(accountId, 0, TODAY, 'hl.perp.holders', 2_000_000);
     await meter.flush();
 
     failing = 'add';
@@ -156,17 +201,18 @@ describe.each([
     expect(await read()).toEqual({ 'hl.perp.holders': holders(3) });
 
     failing = 'finalize';
-    meter.count(accountId, 0, 'hl.perp.holders', 2_000_000);
+    meter.count(accountId, 0, TODAY, 'hl.perp.holders', 2_000_000);
     await sync.sync();
     // Added in PostgreSQL and still a claim in the KV store: counted once; the newer call is still live.
-    expect(await durable(accountId)).toEqual({ 'hl.perp.holders': holders(3) });
+    expect(await durableDaily(accountId)).toEqual({ [TODAY]: { 'hl.perp.holders': holders(3) } });
     expect(await read()).toEqual({ 'hl.perp.holders': holders(4) });
 
     failing = undefined;
-    meter.count(accountId, 0, 'usage.list', 0);
+    meter.count(accountId, 0, TODAY, 'usage.list', 0);
     await meter.flush();
+    // The retry of the claim already added adds nothing, to either table.
     await sync.sync();
-    expect(await durable(accountId)).toEqual({ 'hl.perp.holders': holders(4), 'usage.list': usageList(1) });
+    expect(await durableDaily(accountId)).toEqual({ [TODAY]: { 'hl.perp.holders': holders(4), 'usage.list': usageList(1) } });
     expect(await read()).toEqual({ 'hl.perp.holders': holders(4), 'usage.list': usageList(1) });
     expect(await kv.hgetall(UsageMeterKeys.syncing)).toEqual({});
   });
@@ -179,20 +225,29 @@ describe.each([
       period: 0,
       batchId: randomUUID(),
       prevBatchId: null,
-      counts: [{ accountId, period: 0, endpoint: 'usage.list', calls: 3, creditsMicro: '0' }],
+      counts: [
+        { accountId, period: 0, endpoint: 'usage.list', day: DAYS[1], calls: 2, creditsMicro: '0' },
+        { accountId, period: 0, endpoint: 'usage.list', day: TODAY, calls: 1, creditsMicro: '0' },
+      ],
     };
     const next: UsageClaim = { ...claim, batchId: randomUUID(), prevBatchId: claim.batchId };
 
     expect(await sut.add([claim, claim])).toEqual([]);
     expect(await sut.add([next, next])).toEqual([]);
+    // Retried, alone and together: both already added.
+    expect(await sut.add([claim])).toEqual([]);
+    expect(await sut.add([next, claim])).toEqual([]);
 
-    expect(await durable(accountId)).toEqual({ 'usage.list': { calls: 6, creditsMicro: 0 } });
+    expect(await durableDaily(accountId)).toEqual({
+      [DAYS[1]]: { 'usage.list': { calls: 4, creditsMicro: 0 } },
+      [TODAY]: { 'usage.list': { calls: 2, creditsMicro: 0 } },
+    });
   });
 
   it('adds a delta once when a claim handed over by another replica turns out stale and the live delta moves in the same run', async () => {
     const accountId = await newAccount();
     const calls = (r: ReturnType<typeof replica>, n: number) => {
-      for (let i = 0; i < n; i++) r.meter.count(accountId, 0, 'hl.perp.holders', 2_000_000);
+      for (let i = 0; i < n; i++) r.meter.count(accountId, 0, TODAY, 'hl.perp.holders', 2_000_000);
       return r.meter.flush();
     };
     const other = replica(kv, new UsageRepository(db));
@@ -222,7 +277,7 @@ describe.each([
     // Its add finds the handed-over claim stale, then its second pass moves the third delta.
     await sync.sync();
 
-    expect(await durable(accountId)).toEqual({ 'hl.perp.holders': { calls: 15, creditsMicro: 30_000_000 } });
+    expect(await durableDaily(accountId)).toEqual({ [TODAY]: { 'hl.perp.holders': { calls: 15, creditsMicro: 30_000_000 } } });
     expect(await kv.hgetall(UsageMeterKeys.syncing)).toEqual({});
   });
 
@@ -241,6 +296,15 @@ describe.each([
       t.creditsMicro += creditsMicro;
     };
     const snapshot = (of: Record<string, Totals>, accountId: string) => JSON.parse(JSON.stringify(of[accountId])) as Totals;
+    // The same by day, for usage_daily and the history read.
+    const landedDaily: Record<string, DailyTotals> = Object.fromEntries(accounts.map((a) => [a, {}]));
+    const sentDaily: Record<string, DailyTotals> = Object.fromEntries(accounts.map((a) => [a, {}]));
+    const addDaily = (into: Record<string, DailyTotals>, accountId: string, day: string, endpoint: string, calls: number, creditsMicro: number) => {
+      const t = ((into[accountId][day] ??= {})[endpoint] ??= { calls: 0, creditsMicro: 0 });
+      t.calls += calls;
+      t.creditsMicro += creditsMicro;
+    };
+    const snapshotDaily = (of: Record<string, DailyTotals>, accountId: string) => JSON.parse(JSON.stringify(of[accountId])) as DailyTotals;
     let reads = 0;
 
     await Promise.all(
@@ -249,27 +313,37 @@ describe.each([
           const accountId = accounts[Math.floor(chance() * accounts.length)];
           const endpoint = ENDPOINTS[Math.floor(chance() * ENDPOINTS.length)];
           const credits = CREDITS_MICRO[endpoint];
+          const day = DAYS[Math.floor(chance() * DAYS.length)];
           const calls = 1 + Math.floor(chance() * 3) - (chance() < 0.3 ? 1 : 0);
-          for (let i = 0; i < calls; i++) r.meter.count(accountId, 0, endpoint, credits);
+          for (let i = 0; i < calls; i++) r.meter.count(accountId, 0, day, endpoint, credits);
           if (chance() < 0.3) {
-            r.meter.count(accountId, 0, endpoint, credits);
-            r.meter.uncount(accountId, 0, endpoint, credits);
+            r.meter.count(accountId, 0, day, endpoint, credits);
+            r.meter.uncount(accountId, 0, day, endpoint, credits);
           }
           add(sent, accountId, endpoint, calls, calls * credits);
+          addDaily(sentDaily, accountId, day, endpoint, calls, calls * credits);
           await r.meter.flush();
           add(landed, accountId, endpoint, calls, calls * credits);
+          addDaily(landedDaily, accountId, day, endpoint, calls, calls * credits);
           if (chance() < 0.4) await r.sync.sync();
           if (chance() < 0.3) {
             const low = snapshot(landed, accountId);
+            const lowDaily = snapshotDaily(landedDaily, accountId);
             const seen = toTotals(await r.usage.currentPeriod(caller(accountId)));
+            const seenDaily = toDailyTotals(await r.history.daily(accountId, { days: DAYS.length, now: NOW }));
             const high = snapshot(sent, accountId);
+            const highDaily = snapshotDaily(sentDaily, accountId);
             reads += 1;
-            for (const e of ENDPOINTS) {
-              expect(seen[e]?.calls ?? 0).toBeGreaterThanOrEqual(low[e]?.calls ?? 0);
-              expect(seen[e]?.calls ?? 0).toBeLessThanOrEqual(high[e]?.calls ?? 0);
-              expect(seen[e]?.creditsMicro ?? 0).toBeGreaterThanOrEqual(low[e]?.creditsMicro ?? 0);
-              expect(seen[e]?.creditsMicro ?? 0).toBeLessThanOrEqual(high[e]?.creditsMicro ?? 0);
-            }
+            const within = (seenTotals: Totals, lowTotals: Totals = {}, highTotals: Totals = {}) => {
+              for (const e of ENDPOINTS) {
+                expect(seenTotals[e]?.calls ?? 0).toBeGreaterThanOrEqual(lowTotals[e]?.calls ?? 0);
+                expect(seenTotals[e]?.calls ?? 0).toBeLessThanOrEqual(highTotals[e]?.calls ?? 0);
+                expect(seenTotals[e]?.creditsMicro ?? 0).toBeGreaterThanOrEqual(lowTotals[e]?.creditsMicro ?? 0);
+                expect(seenTotals[e]?.creditsMicro ?? 0).toBeLessThanOrEqual(highTotals[e]?.creditsMicro ?? 0);
+              }
+            };
+            within(seen, low, high);
+            for (const d of DAYS) within(seenDaily[d] ?? {}, lowDaily[d], highDaily[d]);
           }
         }
       }),
@@ -282,6 +356,13 @@ describe.each([
       const expected = Object.fromEntries(Object.entries(landed[accountId]).filter(([, t]) => t.calls !== 0 || t.creditsMicro !== 0));
       expect(await durable(accountId)).toEqual(expected);
       expect(toTotals(await clean[0].usage.currentPeriod(caller(accountId)))).toEqual(expected);
+      const expectedDaily = Object.fromEntries(
+        Object.entries(landedDaily[accountId])
+          .map(([d, totals]) => [d, Object.fromEntries(Object.entries(totals).filter(([, t]) => t.calls !== 0 || t.creditsMicro !== 0))])
+          .filter(([, totals]) => Object.keys(totals).length > 0),
+      );
+      expect(await durableDaily(accountId)).toEqual(expectedDaily);
+      expect(toDailyTotals(await clean[0].history.daily(accountId, { days: DAYS.length, now: NOW }))).toEqual(expectedDaily);
     }
     expect(reads).toBeGreaterThan(10);
     expect(await kv.hgetall(UsageMeterKeys.syncing)).toEqual({});

@@ -33,6 +33,9 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     HL_JOBS_ENABLED: 'false',
     MARKETS_JOBS_ENABLED: 'false',
     NEWS_JOBS_ENABLED: 'false',
+    // Every suite signs in from one address; the limit's own test sets a small one.
+    AUTH_RATE_LIMIT_PER_IP: '100000',
+    AUTH_RATE_LIMIT_PER_ADDRESS: '100000',
     // Suites read news right after running a job: no page may outlive it.
     NEWS_PAGE_CACHE_MS: '0',
     // No test reaches a real vendor: suites that want market data point these at a simulator or a stub.

@@ -1,5 +1,5 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { EnvelopeDto, ErrorEnvelopeDto, PageFieldsDto } from '../dto/envelope.dto';
 import { ErrorCode } from '../errors/error-code';
 
@@ -61,6 +61,8 @@ export interface ApiEnvelopeOptions {
   open?: boolean;
   /** Headers this route's 200 carries beyond the pipeline's (Markets' Age). */
   headers?: Record<string, { description: string; schema: object }>;
+  /** The success status when it is not 200 (201 for a created resource). */
+  status?: number;
 }
 
 /** Documents a 200 whose body is the contract envelope wrapping `model` (one place for every route). */
@@ -86,7 +88,8 @@ export function ApiEnvelope(model: Type<unknown>, options: ApiEnvelopeOptions = 
   if (options.nullable) data = { ...data, nullable: true };
   return applyDecorators(
     ApiExtraModels(EnvelopeDto, PageFieldsDto, model),
-    ApiOkResponse({
+    ApiResponse({
+      status: options.status ?? 200,
       description: options.description ?? 'Success',
       headers: { ...(options.open ? REQUEST_ID_HEADER : RESPONSE_HEADERS), ...options.headers },
       schema: { allOf: [{ $ref: getSchemaPath(EnvelopeDto) }, { type: 'object', required: ['data'], properties: { data } }] },

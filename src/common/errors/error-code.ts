@@ -1,8 +1,18 @@
-/** Error codes of the contract (part 7), plus SERVICE_UNAVAILABLE for the ops health probes. */
+/**
+ * Error codes of the contract (part 7), plus SERVICE_UNAVAILABLE for the ops health probes and the
+ * wallet-session backend's 401s (the contract shows none for its auth routes; docs/decisions.md).
+ */
 export enum ErrorCode {
   VALIDATION_ERROR = 'VALIDATION_ERROR',
   INVALID_API_KEY = 'INVALID_API_KEY',
   UNAUTHORIZED = 'UNAUTHORIZED',
+  /** The signature does not recover to (or, for a contract wallet, is not accepted by) the address. */
+  INVALID_SIGNATURE = 'INVALID_SIGNATURE',
+  /** The login challenge is unknown, expired, already used, or not the text the server issued. */
+  INVALID_CHALLENGE = 'INVALID_CHALLENGE',
+  /** The session token is malformed, not ours, replaced by a refresh, or its session has ended. */
+  INVALID_TOKEN = 'INVALID_TOKEN',
+  TOKEN_EXPIRED = 'TOKEN_EXPIRED',
   INSUFFICIENT_CREDITS = 'INSUFFICIENT_CREDITS',
   FORBIDDEN = 'FORBIDDEN',
   NOT_FOUND = 'NOT_FOUND',
@@ -19,6 +29,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.VALIDATION_ERROR]: 400,
   [ErrorCode.INVALID_API_KEY]: 401,
   [ErrorCode.UNAUTHORIZED]: 401,
+  [ErrorCode.INVALID_SIGNATURE]: 401,
+  [ErrorCode.INVALID_CHALLENGE]: 401,
+  [ErrorCode.INVALID_TOKEN]: 401,
+  [ErrorCode.TOKEN_EXPIRED]: 401,
   [ErrorCode.INSUFFICIENT_CREDITS]: 403,
   [ErrorCode.FORBIDDEN]: 403,
   [ErrorCode.NOT_FOUND]: 404,

@@ -11,6 +11,8 @@ import { AddressFullRead1764600000000 } from './migrations/1764600000000-address
 import { UsageMeterSyncs1764700000000 } from './migrations/1764700000000-usage-meter-syncs';
 import { MarketsCatalogue1764800000000 } from './migrations/1764800000000-markets-catalogue';
 import { News1764900000000 } from './migrations/1764900000000-news';
+import { ApiKeyNames1765000000000 } from './migrations/1765000000000-api-key-names';
+import { UsageDaily1765000000001 } from './migrations/1765000000001-usage-daily';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -27,4 +29,6 @@ export const MIGRATIONS = [
   UsageMeterSyncs1764700000000,
   MarketsCatalogue1764800000000,
   News1764900000000,
+  ApiKeyNames1765000000000,
+  UsageDaily1765000000001,
 ];

@@ -8,7 +8,7 @@ import { AdmissionService } from '../billing/billing.public';
 import { callState } from './call-state';
 import { principalOf, walletPrincipal } from './principal';
 import { PublicApiGuard } from './public-api.guard';
-import { NoWalletSessionVerifier, WALLET_SESSION_REQUIRED, WalletSessionVerifier } from './wallet-session.verifier';
+import { WALLET_SESSION_REQUIRED, WalletSessionVerifier } from './wallet-session.verifier';
 
 @Controller('bare')
 class UndeclaredController {
@@ -53,13 +53,16 @@ function requestWith(headers: Record<string, string> = {}): { method: string; he
   return { method: 'GET', headers };
 }
 
+/** A verifier that admits no session, as the real one does for a request without a valid token. */
+const noSession: WalletSessionVerifier = { verify: () => Promise.reject(new AppError(ErrorCode.UNAUTHORIZED, WALLET_SESSION_REQUIRED)) };
+
 describe(PublicApiGuard.name, () => {
   const guardWith = (verifier: WalletSessionVerifier) =>
     new PublicApiGuard(new Reflector(), untouchable as ApiCallerCache, untouchable as AdmissionService, untouchable as HttpAdapterHost, verifier);
 
   it('refuses a route that declares no audience, even with a key, and says so in the log once', async () => {
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-    const sut = guardWith(new NoWalletSessionVerifier());
+    const sut = guardWith(noSession);
     const req = requestWith({ 'x-api-key': 'mk_anything' });
     for (let call = 0; call < 2; call++) {
       const refusal = sut.canActivate(contextFor(UndeclaredController, 'list', req));
@@ -72,12 +75,12 @@ describe(PublicApiGuard.name, () => {
   });
 
   it('lets an open route through without looking at any key', async () => {
-    const sut = guardWith(new NoWalletSessionVerifier());
+    const sut = guardWith(noSession);
     await expect(sut.canActivate(contextFor(OpenController, 'live', requestWith({ 'x-api-key': 'mk_anything' })))).resolves.toBe(true);
   });
 
-  it('refuses a wallet-session route 401 while no session verifier is bound', async () => {
-    const sut = guardWith(new NoWalletSessionVerifier());
+  it("refuses a wallet-session route on the verifier's refusal, recording no principal", async () => {
+    const sut = guardWith(noSession);
     const req = requestWith({ authorization: 'Bearer whatever' });
     const refusal = sut.canActivate(contextFor(SessionController, 'status', req));
     await expect(refusal).rejects.toMatchObject({ code: ErrorCode.UNAUTHORIZED, message: WALLET_SESSION_REQUIRED });

@@ -30,6 +30,17 @@ export class RateLimitHeaders {
   }
 }
 
+/** The same five headers as a plain record, for a 429 thrown where no response is at hand (the error filter sets them). */
+export function rateLimitHeaderValues(result: WindowStanding, nowMs: number): Record<string, string> {
+  return {
+    [HEADER.rateLimitLimit]: String(result.limit),
+    [HEADER.rateLimitRemaining]: String(result.remaining),
+    [HEADER.rateLimitReset]: String(result.resetAt),
+    [HEADER.rateLimitPolicy]: `"minute";q=${result.limit};w=60`,
+    [HEADER.rateLimit]: `"minute";r=${result.remaining};t=${Math.max(0, result.resetAt - Math.floor(nowMs / 1000))}`,
+  };
+}
+
 /** The 429 of a key over its per-minute cap, with Retry-After: the seconds until its next window opens. */
 export function rateLimitedError(result: WindowStanding, nowMs: number): AppError {
   const retryAfter = Math.max(1, result.resetAt - Math.floor(nowMs / 1000));

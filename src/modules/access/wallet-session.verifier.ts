@@ -1,6 +1,3 @@
-import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/errors/app-error';
-import { ErrorCode } from '../../common/errors/error-code';
 import { WalletPrincipal } from './principal';
 
 /** The request as a verifier sees it: its headers (the session token travels in `authorization`). */
@@ -19,11 +16,3 @@ export interface WalletSessionVerifier {
 export const WALLET_SESSION_VERIFIER = Symbol('WALLET_SESSION_VERIFIER');
 
 export const WALLET_SESSION_REQUIRED = 'authorization: a wallet session is required';
-
-/** Bound until wallet sessions are issued: no session can be valid, so every such route is refused. */
-@Injectable()
-export class NoWalletSessionVerifier implements WalletSessionVerifier {
-  verify(): Promise<WalletPrincipal> {
-    return Promise.reject(new AppError(ErrorCode.UNAUTHORIZED, WALLET_SESSION_REQUIRED));
-  }
-}

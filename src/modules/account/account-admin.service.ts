@@ -19,12 +19,13 @@ export interface CreatedApiKey {
   key: string;
   prefix: string;
   id: string;
+  name: string | null;
   walletAddress: string;
   createdAt: Date;
 }
 
 /**
- * Operator actions on accounts and keys (the ops CLI and the demo). Changes of balance or tier go through
+ * Actions on accounts and keys, for the ops CLI, the demo and the developer portal's backend alike. Changes of balance or tier go through
  * billing's AccountCreditsRepository, which bumps credit_epoch so each replica re-seeds its live balance.
  */
 @Injectable()
@@ -55,6 +56,29 @@ export class AccountAdminService {
     });
   }
 
+  /**
+   * The account of `walletAddress` (lower case), created on the Free tier if it has none: a wallet's first
+   * sign-in to the portal opens its account. Two first sign-ins at once end with the one account.
+   */
+  async ensureAccount(walletAddress: string): Promise<AccountEntity> {
+    const existing = await this.accounts.findAccountByWallet(walletAddress);
+    if (existing) return existing;
+    try {
+      return await this.createAccount({ wallet: walletAddress, tier: 'free' });
+    } catch (error) {
+      const raced = await this.accounts.findAccountByWallet(walletAddress);
+      if (raced) return raced;
+      throw error;
+    }
+  }
+
+  /** The account a wallet session serves; 404 if it was deleted since the session began. */
+  async accountById(accountId: string): Promise<AccountEntity> {
+    const account = await this.accounts.findAccountById(accountId);
+    if (!account) throw AppError.notFound('account');
+    return account;
+  }
+
   listAccounts() {
     return this.accounts.listAccounts();
   }
@@ -83,7 +107,8 @@ export class AccountAdminService {
     });
   }
 
-  async createKey({ wallet }: { wallet: string }): Promise<CreatedApiKey> {
+  /** A new key of the wallet's account, its plaintext returned this once; 403 FORBIDDEN past MAX_ACTIVE_KEYS. */
+  async createKey({ wallet, name = null }: { wallet: string; name?: string | null }): Promise<CreatedApiKey> {
     return this.accounts.transaction(async (manager) => {
       const account = await this.lockAccount(manager, wallet);
       const activeCount = await manager
@@ -94,8 +119,8 @@ export class AccountAdminService {
         throw new AppError(ErrorCode.FORBIDDEN, `wallet: ${account.walletAddress} already has ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
       }
       const generated = generateApiKey();
-      const key = await manager.save(manager.create(ApiKeyEntity, { accountId: account.id, prefix: generated.prefix, keyHash: generated.hash }));
-      return { key: generated.plaintext, prefix: key.prefix, id: key.id, walletAddress: account.walletAddress, createdAt: key.createdAt };
+      const key = await manager.save(manager.create(ApiKeyEntity, { accountId: account.id, name, prefix: generated.prefix, keyHash: generated.hash }));
+      return { key: generated.plaintext, prefix: key.prefix, id: key.id, name: key.name, walletAddress: account.walletAddress, createdAt: key.createdAt };
     });
   }
 
@@ -108,6 +133,17 @@ export class AccountAdminService {
   async revokeKey({ prefix }: { prefix: string }): Promise<ApiKeyEntity> {
     const key = await this.accounts.findKeyByPrefix(prefix);
     if (!key) throw AppError.notFound(`key with prefix ${prefix}`);
+    return this.revoke(key);
+  }
+
+  /** Revokes one of the account's own keys; another account's key is as unknown as a key that never was (404). */
+  async revokeOwnKey({ accountId, keyId }: { accountId: string; keyId: string }): Promise<ApiKeyEntity> {
+    const key = await this.accounts.findKeyOfAccount(accountId, keyId);
+    if (!key) throw AppError.notFound(`key ${keyId}`);
+    return this.revoke(key);
+  }
+
+  private async revoke(key: ApiKeyEntity): Promise<ApiKeyEntity> {
     if (!key.revokedAt) {
       key.revokedAt = new Date();
       await this.accounts.transaction((manager) => manager.save(key));

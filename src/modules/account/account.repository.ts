@@ -107,6 +107,10 @@ export class AccountRepository {
     return this.db.manager.find(ApiKeyEntity, { where: { accountId }, order: { createdAt: 'ASC' } });
   }
 
+  findKeyOfAccount(accountId: string, keyId: string): Promise<ApiKeyEntity | null> {
+    return this.db.manager.findOne(ApiKeyEntity, { where: { id: keyId, accountId } });
+  }
+
   findKeyByPrefix(prefix: string): Promise<ApiKeyEntity | null> {
     return this.db.manager.findOne(ApiKeyEntity, { where: { prefix } });
   }

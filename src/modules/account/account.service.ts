@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CallerContext } from '../access/current-caller.decorator';
 import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-cap';
 import { Page, toPageFromProbe } from '../../common/pagination/page.dto';
+import { accountSummary } from './account-summary';
 import { AccountSummaryDto, CreditBalanceDto } from './dto/account-summary.dto';
 import { CreditTransactionDto, CreditTransactionsQueryDto } from './dto/credit-transaction.dto';
 import { VipEntitlementsDto, VipSubscriptionDto } from './dto/vip.dto';
@@ -13,13 +14,8 @@ export class AccountService {
   constructor(private readonly credits: AccountCreditsRepository) {}
 
   getSummary({ caller, liveBalance }: CallerContext): AccountSummaryDto {
-    return {
-      walletAddress: caller.walletAddress,
-      tier: TIERS[caller.tier].label,
-      rpm: TIERS[caller.tier].rpm,
-      credits: this.getCredits({ caller, liveBalance }),
-      keyPrefix: caller.keyPrefix,
-    };
+    const { walletAddress, tier, resetAnchorText, keyPrefix } = caller;
+    return accountSummary({ walletAddress, tier, resetAnchorText, balance: liveBalance, keyPrefix });
   }
 
   getCredits({ caller, liveBalance }: CallerContext): CreditBalanceDto {

@@ -181,6 +181,39 @@ return {1, count, balance, heldEpoch, period}
 };
 
 /**
+ * The live balance the next admitted call would start from, without admitting one: ADMIT_SCRIPT's balance
+ * step with nothing written. That is the stored balance, unless none is stored or the caller's epoch is
+ * newer (then the caller's settled balance); and the quota when that balance is of the caller's epoch and
+ * an earlier period (a monthly reset no call has made yet).
+ * KEYS: credits. ARGV: epoch, seedBalMicro, seedPeriod, currentPeriod, quotaMicro (as ADMIT_SCRIPT's).
+ * Returns the balance in micro-credits.
+ */
+export const READ_BALANCE_SCRIPT: KvScript<string> = {
+  name: 'read-balance',
+  lua: `${LUA_HELPERS}
+local epoch = tonumber(ARGV[1])
+local state = redis.call('HMGET', KEYS[1], 'epoch', 'period', 'bal')
+local stored = state[1] and (redis.call('HGET', KEYS[1], field(state[1], state[2])) or (state[3] and int(OFFSET + tonumber(state[3]))))
+local bal, period, heldEpoch = tonumber(ARGV[2]), tonumber(ARGV[3]), epoch
+if stored and tonumber(state[1]) >= epoch then
+  bal, period, heldEpoch = tonumber(stored) - OFFSET, tonumber(state[2]), tonumber(state[1])
+end
+if heldEpoch == epoch and period < tonumber(ARGV[4]) then bal = tonumber(ARGV[5]) end
+return int(bal)
+`,
+  local(data, [credits], [epochArg, seedBal, seedPeriod, currentPeriod, quota]) {
+    const epoch = Number(epochArg);
+    const storedEpoch = data.hget(credits, 'epoch');
+    const legacy = data.hget(credits, 'bal');
+    const stored = liveBalanceLocal(data, credits) ?? (storedEpoch !== null && legacy !== null ? Number(legacy) : null);
+    let [bal, period, heldEpoch] = [Number(seedBal), Number(seedPeriod), epoch];
+    if (stored !== null && Number(storedEpoch) >= epoch) [bal, period, heldEpoch] = [stored, Number(data.hget(credits, 'period')), Number(storedEpoch)];
+    if (heldEpoch === epoch && period < Number(currentPeriod)) bal = Number(quota);
+    return String(bal);
+  },
+};
+
+/**
  * Undo the charge of an admitted call that failed: return the credits to the balance (unless an operator
  * change or a monthly reset replaced that balance in between) and append a void, which the ledger
  * flusher cancels the charge with. Called at most once per call (AdmissionService keeps a settled flag).

@@ -10,6 +10,7 @@ import { BillingKeys, WINDOW_MS } from './billing-keys';
 import { EndpointName } from './credit-costs';
 import { CreditPeriod, periodAt } from './credit-period';
 import { creditsToMicro, MICRO_PER_CREDIT } from './credit-units';
+import { UtcDayCache } from './usage-day';
 import { UsageMeterService } from './usage-meter.service';
 
 /** A call admitted and charged: what its success commits and its failure refunds. */
@@ -19,6 +20,8 @@ export interface Admission {
   accountId: string;
   /** Usage period of the call (the meter it counted in). */
   period: number;
+  /** UTC day (YYYY-MM-DD) the call was admitted and counted on; a failure takes it back out of that day. */
+  day: string;
   /** Credit epoch and period the charge was taken in; a refund returns credits only to that same balance. */
   chargedEpoch: number;
   chargedPeriod: number;
@@ -83,6 +86,7 @@ export class AdmissionService {
    * called less than a few times a second.
    */
   private readonly periods = new BoundedMap<string, HeldPeriod>(MAX_HELD_PERIODS);
+  private readonly days = new UtcDayCache();
   private readonly logger = new Logger(AdmissionService.name);
   private readonly batcher = new TurnBatcher<AdmitCall, AdmitReply>((calls) => admitBatch(this.kv, calls), ADMIT_BATCHING);
 
@@ -129,9 +133,10 @@ export class AdmissionService {
       windowIndex,
       period,
     });
+    const day = this.days.of(nowMs);
     let decided: AdmitStatus = Number(status);
     if (decided === AdmitStatus.ADMITTED) {
-      if (billable) this.usage.count(caller.accountId, period.index, endpoint, costMicro);
+      if (billable) this.usage.count(caller.accountId, period.index, day, endpoint, costMicro);
       else if (metered && BigInt(String(balance)) < BigInt(cost * MICRO_PER_CREDIT)) decided = AdmitStatus.INSUFFICIENT_CREDITS;
     }
     return {
@@ -145,6 +150,7 @@ export class AdmissionService {
         costMicro,
         accountId: caller.accountId,
         period: period.index,
+        day,
         chargedEpoch: Number(chargedEpoch),
         chargedPeriod: Number(chargedPeriod),
         balanceMicro: metered ? String(balance) : null,
@@ -229,7 +235,7 @@ export class AdmissionService {
     if (admission.settled) return;
     admission.settled = true;
     if (admission.costMicro === 0) {
-      this.usage.uncount(admission.accountId, admission.period, admission.endpoint, 0);
+      this.usage.uncount(admission.accountId, admission.period, admission.day, admission.endpoint, 0);
       return;
     }
     try {
@@ -240,7 +246,7 @@ export class AdmissionService {
       );
       if (balance !== '-1') admission.balanceMicro = String(balance);
       // Only once the charge is voided: a call whose refund failed stays billed, and stays in the usage.
-      this.usage.uncount(admission.accountId, admission.period, admission.endpoint, admission.costMicro);
+      this.usage.uncount(admission.accountId, admission.period, admission.day, admission.endpoint, admission.costMicro);
     } catch (error) {
       // The caller still gets its error; the charge stands in the ledger (and in the usage), so say so loudly.
       this.logger.error(`refund of ${requestId} failed: ${(error as Error).message}`);

@@ -3,12 +3,14 @@
  * scripts in usage-meter.scripts.ts build their Lua from these names).
  *
  * Per account and usage period:
- * - the live delta `usage:delta:<account>:<period>`: `<endpoint>` -> calls and `<endpoint>#credits` ->
- *   micro-credits counted since the last sync (a delta, not a total: the totals are in usage_counters).
+ * - the live delta `usage:delta:<account>:<period>`: `<endpoint>@<day>` -> calls and
+ *   `<endpoint>@<day>#credits` -> micro-credits counted since the last sync on that UTC day (YYYY-MM-DD; a
+ *   delta, not a total: the totals are in usage_counters and usage_daily). Fields without `@<day>` are
+ *   those of versions that kept no day; they are still added, to usage_daily on the day they are synced.
  *   Named apart from the `usage:<account>:<period>` totals older versions kept, so those are never added
  *   as deltas.
- * - the claim `usage:claim:<account>:<period>`: a delta on its way to usage_counters, with the fields
- *   CLAIM_BATCH, CLAIM_PREV and CLAIM_SYNCED (endpoint names never start with '#').
+ * - the claim `usage:claim:<account>:<period>`: a delta on its way to usage_counters and usage_daily, with
+ *   the fields CLAIM_BATCH, CLAIM_PREV and CLAIM_SYNCED (endpoint names never start with '#').
  * - its member `<account>:<period>`, in the dirty set (deltas to move) and the syncing hash (moving).
  */
 export const UsageMeterKeys = {
@@ -25,6 +27,10 @@ export const USAGE_KEY_TTL_MS = 45 * 24 * 3600 * 1000;
 
 /** Suffix of the field that holds an endpoint's micro-credits (the endpoint's own field holds its calls). */
 export const CREDITS_FIELD_SUFFIX = '#credits';
+
+/** Between an endpoint and the day its calls were counted on, in a field name (endpoint names have no '@'). */
+export const DAY_SEPARATOR = '@';
+const DAY_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Claim fields that are not endpoint counts: its batch id, the batch before it, and '0'/'1' for synced. */
 export const CLAIM_BATCH = '#batch';
@@ -53,34 +59,54 @@ export interface UsageCount {
   creditsMicro: string;
 }
 
-/** Usage counted in memory, by account, then period, then endpoint. */
-export type UsageTallies = Map<string, Map<number, Map<string, { calls: number; creditsMicro: number }>>>;
+/** A meter's count of one endpoint on one UTC day. */
+export interface DailyUsageCount extends UsageCount {
+  /** YYYY-MM-DD the calls were counted on; null for a field that names no day (written by earlier versions). */
+  day: string | null;
+}
 
-/** ADD_USAGE_SCRIPT's keys and arguments for a batch of tallies (see that script). */
+/** Usage counted in memory, by account, then period, then UTC day (YYYY-MM-DD), then endpoint. */
+export type UsageTallies = Map<string, Map<number, Map<string, Map<string, { calls: number; creditsMicro: number }>>>>;
+
+/** ADD_USAGE_SCRIPT's keys and arguments for a batch of tallies (see that script); fields are `<endpoint>@<day>`. */
 export function encodeUsageTallies(tallies: UsageTallies): { keys: string[]; args: Array<string | number> } {
   const keys: string[] = [UsageMeterKeys.dirty];
   const args: Array<string | number> = [];
   for (const [accountId, periods] of tallies) {
-    for (const [period, endpoints] of periods) {
+    for (const [period, days] of periods) {
       keys.push(UsageMeterKeys.live(accountId, period));
-      args.push(UsageMeterKeys.member(accountId, period), endpoints.size);
-      for (const [endpoint, tally] of endpoints) args.push(endpoint, tally.calls, tally.creditsMicro);
+      let fields = 0;
+      for (const endpoints of days.values()) fields += endpoints.size;
+      args.push(UsageMeterKeys.member(accountId, period), fields);
+      for (const [day, endpoints] of days) {
+        for (const [endpoint, tally] of endpoints) args.push(`${endpoint}${DAY_SEPARATOR}${day}`, tally.calls, tally.creditsMicro);
+      }
     }
   }
   return { keys, args };
 }
 
 /**
- * Reads a live delta or a claim into counts; the claim's own fields are not counts. Deltas may be
- * negative or zero (a failed call is taken back out), so nothing is dropped here.
+ * Reads a live delta or a claim into counts, one per endpoint and day; the claim's own fields are not
+ * counts. Deltas may be negative or zero (a failed call is taken back out), so nothing is dropped here.
  */
-export function decodeUsageHash(accountId: string, period: number, hash: Record<string, string>): UsageCount[] {
-  const counts = new Map<string, UsageCount>();
-  const countFor = (endpoint: string) => {
-    let count = counts.get(endpoint);
+export function decodeUsageHash(accountId: string, period: number, hash: Record<string, string>): DailyUsageCount[] {
+  const counts = new Map<string, DailyUsageCount>();
+  const countFor = (name: string) => {
+    let count = counts.get(name);
     if (!count) {
-      count = { accountId, period, endpoint, calls: 0, creditsMicro: '0' };
-      counts.set(endpoint, count);
+      const at = name.lastIndexOf(DAY_SEPARATOR);
+      const day = at < 0 ? null : name.slice(at + 1);
+      // A day that is not one (no writer makes it) is read as no day rather than stopping the sync on a bad date.
+      count = {
+        accountId,
+        period,
+        endpoint: at < 0 ? name : name.slice(0, at),
+        day: day !== null && DAY_TEXT.test(day) ? day : null,
+        calls: 0,
+        creditsMicro: '0',
+      };
+      counts.set(name, count);
     }
     return count;
   };

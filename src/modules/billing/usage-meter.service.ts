@@ -7,7 +7,7 @@ import { encodeUsageTallies, UsageTallies } from './usage-meter.format';
 import { ADD_USAGE_SCRIPT } from './usage-meter.scripts';
 
 /**
- * Per-endpoint usage (calls and credits per account and period), counted in memory and added to the
+ * Per-endpoint usage (calls and credits per account, period and UTC day), counted in memory and added to the
  * shared KV meters in one call every USAGE_FLUSH_INTERVAL_MS and at shutdown. Those meters hold only
  * deltas that UsageSyncService moves into the durable totals, so they may start empty at any time.
  * Usage is a report, not a limit: the rate window and the credit balance are exact per call in the KV
@@ -20,8 +20,9 @@ import { ADD_USAGE_SCRIPT } from './usage-meter.scripts';
 export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(UsageMeterService.name);
   /**
-   * accountId -> period -> endpoint -> tally. Nested rather than keyed by `accountId:period`: the keys are
-   * strings and numbers the call already holds, so counting a call makes no string to hash.
+   * accountId -> period -> day -> endpoint -> tally. Nested rather than keyed by `accountId:period`: the keys
+   * are strings and numbers the call already holds (the day from UtcDayCache), so counting a call makes no
+   * string to hash.
    */
   private pending: UsageTallies = new Map();
   private timer?: NodeJS.Timeout;
@@ -48,14 +49,17 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
     await this.flush();
   }
 
-  /** Counts an admitted call (credits only when it was charged). */
-  count(accountId: string, period: number, endpoint: EndpointName, creditsMicro: number): void {
-    this.add(accountId, period, endpoint, 1, creditsMicro);
+  /**
+   * Counts an admitted call (credits only when it was charged) on `day`, the UTC day (YYYY-MM-DD) it was
+   * admitted. Positional rather than an options object: this runs on every billed call.
+   */
+  count(accountId: string, period: number, day: string, endpoint: EndpointName, creditsMicro: number): void {
+    this.add(accountId, period, day, endpoint, 1, creditsMicro);
   }
 
-  /** Takes a failed call back out. */
-  uncount(accountId: string, period: number, endpoint: EndpointName, creditsMicro: number): void {
-    this.add(accountId, period, endpoint, -1, -creditsMicro);
+  /** Takes a failed call back out, of the period and day it was counted on. */
+  uncount(accountId: string, period: number, day: string, endpoint: EndpointName, creditsMicro: number): void {
+    this.add(accountId, period, day, endpoint, -1, -creditsMicro);
   }
 
   /** Adds everything counted so far to the KV meters; serialised, so a caller can wait for its own calls. */
@@ -71,8 +75,10 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
         // Counted again on the next flush rather than lost.
         this.logger.error(`usage flush failed: ${(error as Error).message}`);
         for (const [accountId, periods] of batch) {
-          for (const [period, endpoints] of periods) {
-            for (const [endpoint, t] of endpoints) this.add(accountId, period, endpoint as EndpointName, t.calls, t.creditsMicro);
+          for (const [period, days] of periods) {
+            for (const [day, endpoints] of days) {
+              for (const [endpoint, t] of endpoints) this.add(accountId, period, day, endpoint as EndpointName, t.calls, t.creditsMicro);
+            }
           }
         }
       }
@@ -80,16 +86,21 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
     return this.flushing;
   }
 
-  private add(accountId: string, period: number, endpoint: EndpointName, calls: number, creditsMicro: number): void {
+  private add(accountId: string, period: number, day: string, endpoint: EndpointName, calls: number, creditsMicro: number): void {
     let periods = this.pending.get(accountId);
     if (!periods) {
       periods = new Map();
       this.pending.set(accountId, periods);
     }
-    let endpoints = periods.get(period);
+    let days = periods.get(period);
+    if (!days) {
+      days = new Map();
+      periods.set(period, days);
+    }
+    let endpoints = days.get(day);
     if (!endpoints) {
       endpoints = new Map();
-      periods.set(period, endpoints);
+      days.set(day, endpoints);
     }
     const tally = endpoints.get(endpoint);
     if (tally) {

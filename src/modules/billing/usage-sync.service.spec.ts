@@ -64,7 +64,7 @@ describe(UsageSyncService.name, () => {
 
   /** Calls as UsageMeterService adds them to the KV store (2 credits each). */
   async function call(accountId: string, calls: number): Promise<void> {
-    for (let i = 0; i < calls; i++) meter.count(accountId, 3, 'hl.perp.holders', 2_000_000);
+    for (let i = 0; i < calls; i++) meter.count(accountId, 3, '2027-01-15', 'hl.perp.holders', 2_000_000);
     await meter.flush();
   }
 
@@ -106,7 +106,7 @@ describe(UsageSyncService.name, () => {
   it('adds a failed call taken back out exactly, even when the call and its refund are synced apart', async () => {
     await call('a', 3);
     await sut.sync();
-    meter.uncount('a', 3, 'hl.perp.holders', 2_000_000);
+    meter.uncount('a', 3, '2027-01-15', 'hl.perp.holders', 2_000_000);
     await meter.flush();
     await sut.sync();
 

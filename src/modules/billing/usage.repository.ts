@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { UsageCount } from './usage-meter.format';
+import { DailyUsageCount, UsageCount } from './usage-meter.format';
 
 /** One meter's delta taken from the KV store, under the batch id that makes adding it idempotent. */
 export interface UsageClaim {
@@ -10,7 +10,7 @@ export interface UsageClaim {
   batchId: string;
   /** The meter's batch before this one; null when the KV store had no record of one. */
   prevBatchId: string | null;
-  counts: UsageCount[];
+  counts: DailyUsageCount[];
 }
 
 /** A meter's durable totals and the batch id of the last delta they include. */
@@ -19,19 +19,28 @@ export interface DurableUsage {
   lastBatchId: string | null;
 }
 
-/** The durable usage totals: every synced delta added once. */
+/** Durable daily usage of some days and the meters (periods) they may come from, read in one snapshot. */
+export interface DurableDailyUsage {
+  counts: Array<{ day: string; endpoint: string; calls: number; creditsMicro: string }>;
+  /** Period -> the batch id of the last delta its meter added; periods never synced are absent. */
+  lastBatchIds: Map<number, string>;
+}
+
+/** The durable usage totals, per period and per UTC day: every synced delta added once to both. */
 @Injectable()
 export class UsageRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
    * Adds each claim's counts once, in one statement (so the batch bookkeeping and the counts commit
-   * together). A claim with a predecessor is added only if the meter's last batch is that predecessor
-   * (then its own id becomes the last): a retry finds its own id there instead, and a stale retry finds a
-   * later one, so neither adds again; a concurrent retry waits on the meter's row and then sees the new
-   * id. A claim without a predecessor is added if its id is new to usage_sync_roots. A claim listed twice
-   * is added once. A claim for an account that no longer exists is dropped. Rows go in key order so two
-   * replicas adding overlapping claims lock rows in the same order.
+   * together): to usage_counters per period, and to usage_daily per UTC day the calls were counted on (a
+   * count with no day, written by earlier versions, on the UTC day of this statement). A claim with a
+   * predecessor is added only if the meter's last batch is that predecessor (then its own id becomes the
+   * last): a retry finds its own id there instead, and a stale retry finds a later one, so neither adds
+   * again; a concurrent retry waits on the meter's row and then sees the new id. A claim without a
+   * predecessor is added if its id is new to usage_sync_roots. A claim listed twice is added once. A claim
+   * for an account that no longer exists is dropped. Rows go in key order so two replicas adding
+   * overlapping claims lock rows in the same order.
    *
    * Returns the batch ids of claims that were not added although the meter's last batch (as the statement
    * found it) is neither their predecessor nor themselves: claims that nothing will ever add, unless sent
@@ -49,6 +58,7 @@ export class UsageRepository {
           period: c.period,
           batch_id: c.batchId,
           endpoint: u.endpoint,
+          day: u.day,
           calls: u.calls,
           credits: u.creditsMicro,
         })),
@@ -85,6 +95,17 @@ export class UsageRepository {
          ON CONFLICT (account_id, period, endpoint)
          DO UPDATE SET calls = u.calls + EXCLUDED.calls, credits = u.credits + EXCLUDED.credits, updated_at = now()
          RETURNING 1
+       ), daily AS (
+         INSERT INTO usage_daily AS u (account_id, day, endpoint, calls, credits)
+         SELECT d.account_id, COALESCE(d.day, (now() AT TIME ZONE 'UTC')::date), d.endpoint, sum(d.calls), sum(d.credits) / 1000000
+           FROM jsonb_to_recordset($2::jsonb) AS d(account_id uuid, period int, batch_id uuid, endpoint text, day date, calls bigint, credits numeric)
+           JOIN fresh USING (account_id, period, batch_id)
+          GROUP BY 1, 2, 3
+         HAVING sum(d.calls) <> 0 OR sum(d.credits) <> 0
+          ORDER BY 1, 2, 3
+         ON CONFLICT (account_id, day, endpoint)
+         DO UPDATE SET calls = u.calls + EXCLUDED.calls, credits = u.credits + EXCLUDED.credits
+         RETURNING 1
        )
        SELECT c.batch_id::text AS batch_id
          FROM claims c LEFT JOIN usage_meter_syncs s USING (account_id, period)
@@ -110,4 +131,39 @@ export class UsageRepository {
       counts: counts.map((c) => ({ accountId, period, endpoint: c.endpoint, calls: Number(c.calls), creditsMicro: c.creditsMicro })),
     };
   }
+
+  /**
+   * usage_daily of an account from `from` to `to` (YYYY-MM-DD, both included) and the last batch id of its
+   * meters from `firstPeriod` to `lastPeriod`, in one statement so both come from the same snapshot.
+   */
+  async findDaily(
+    accountId: string,
+    { from, to, firstPeriod, lastPeriod }: { from: string; to: string; firstPeriod: number; lastPeriod: number },
+  ): Promise<DurableDailyUsage> {
+    const [row]: Array<{ last_batches: unknown; counts: unknown }> = await this.db.query(
+      `SELECT COALESCE((SELECT json_object_agg(period, batch_id::text) FROM usage_meter_syncs
+                         WHERE account_id = $1 AND period BETWEEN $4 AND $5), '{}'::json) AS last_batches,
+              COALESCE((SELECT json_agg(json_build_object('day', to_char(day, 'YYYY-MM-DD'), 'endpoint', endpoint, 'calls', calls::text,
+                                                          'creditsMicro', (credits * 1000000)::bigint::text))
+                          FROM usage_daily WHERE account_id = $1 AND day BETWEEN $2::date AND $3::date), '[]'::json) AS counts`,
+      [accountId, from, to, firstPeriod, lastPeriod],
+    );
+    const lastBatches = parseJson(row.last_batches) as Record<string, string>;
+    const counts = parseJson(row.counts) as Array<{ day: string; endpoint: string; calls: string; creditsMicro: string }>;
+    return {
+      lastBatchIds: new Map(Object.entries(lastBatches).map(([period, batchId]) => [Number(period), batchId])),
+      counts: counts.map((c) => ({ day: c.day, endpoint: c.endpoint, calls: Number(c.calls), creditsMicro: c.creditsMicro })),
+    };
+  }
+
+  /** The instant an account's credit (and usage) periods are counted from; null for an unknown account. */
+  async resetAnchorOf(accountId: string): Promise<Date | null> {
+    const [row]: Array<{ reset_anchor_at: Date | string }> = await this.db.query(`SELECT reset_anchor_at FROM accounts WHERE id = $1`, [accountId]);
+    return row ? new Date(row.reset_anchor_at) : null;
+  }
+}
+
+/** A json column, parsed by some drivers and left as text by others. */
+function parseJson(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
 }

@@ -21,6 +21,11 @@ export class AccountSummaryDto {
   @ApiProperty({ type: CreditBalanceDto })
   credits: CreditBalanceDto;
 
-  @ApiProperty({ example: 'mdk_Ab3dE6gH', description: 'Leading characters of the calling key' })
-  keyPrefix: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'mdk_Ab3dE6gH',
+    description: 'Leading characters of the calling key (/account); of the newest active key on /api/v1/account, null when none is active',
+  })
+  keyPrefix: string | null;
 }

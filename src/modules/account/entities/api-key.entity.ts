@@ -14,6 +14,10 @@ export class ApiKeyEntity {
   @JoinColumn({ name: 'account_id' })
   account?: AccountEntity;
 
+  /** What its owner calls it (the portal asks); null for keys issued by the ops CLI. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  name: string | null;
+
   /** The visible leading characters of the key, shown in listings and `/account`. */
   @Column({ type: 'varchar', length: 32, unique: true })
   prefix: string;

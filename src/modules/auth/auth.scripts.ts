@@ -1,0 +1,127 @@
+import { KvScript } from '../../infra/kv/kv-store';
+
+/** Where the backend's sign-in state lives in the KV store. */
+export const AuthKeys = {
+  challenge: (nonce: string) => `auth:challenge:${nonce}`,
+  session: (sessionId: string) => `auth:session:${sessionId}`,
+  window: (bucket: string, windowIndex: number) => `auth:rl:${bucket}:${windowIndex}`,
+} as const;
+
+/** A stored challenge: `<expiresAtMs>|<lower-case address>|<message>` (the address is fixed-length, the message last). */
+export function challengeValue(expiresAtMs: number, address: string, message: string): string {
+  return `${expiresAtMs}|${address}|${message}`;
+}
+
+export enum ChallengeOutcome {
+  /** Unknown nonce: never issued, expired, or used already. */
+  UNKNOWN = 0,
+  CONSUMED = 1,
+  /** The nonce is live but the message or address is not what was issued for it; the challenge stays usable. */
+  MISMATCH = -1,
+}
+
+/**
+ * Consumes a challenge if it is live and `address|message` is exactly what was issued. Atomic, so two
+ * sign-ins racing with one signed challenge get one session between them. An expired one is dropped (the
+ * key's TTL is only its garbage collection: the clock that decides is the caller's).
+ * KEYS: challenge. ARGV: address, message, nowMs.
+ */
+export const CONSUME_CHALLENGE_SCRIPT: KvScript<ChallengeOutcome> = {
+  name: 'auth-consume-challenge',
+  lua: `
+local v = redis.call('GET', KEYS[1])
+if not v then return 0 end
+local bar = string.find(v, '|', 1, true)
+if tonumber(ARGV[3]) >= tonumber(string.sub(v, 1, bar - 1)) then redis.call('DEL', KEYS[1]) return 0 end
+if string.sub(v, bar + 1) ~= ARGV[1] .. '|' .. ARGV[2] then return -1 end
+redis.call('DEL', KEYS[1])
+return 1
+`,
+  local(data, [key], [address, message, nowMs]) {
+    const value = data.get(key);
+    if (value === null) return ChallengeOutcome.UNKNOWN;
+    const bar = value.indexOf('|');
+    if (Number(nowMs) >= Number(value.slice(0, bar))) {
+      data.del(key);
+      return ChallengeOutcome.UNKNOWN;
+    }
+    if (value.slice(bar + 1) !== `${address}|${message}`) return ChallengeOutcome.MISMATCH;
+    data.del(key);
+    return ChallengeOutcome.CONSUMED;
+  },
+};
+
+/**
+ * A new session record (hash): account, address, the current token's jti/iat/exp, the session's end.
+ * KEYS: session. ARGV: accountId, address, jti, iat, exp, endsAt (epoch seconds), ttlMs.
+ */
+export const CREATE_SESSION_SCRIPT: KvScript<number> = {
+  name: 'auth-create-session',
+  lua: `
+redis.call('HSET', KEYS[1], 'account', ARGV[1], 'address', ARGV[2], 'jti', ARGV[3], 'iat', ARGV[4], 'exp', ARGV[5], 'endsAt', ARGV[6])
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+return 1
+`,
+  local(data, [key], [account, address, jti, iat, exp, endsAt, ttlMs]) {
+    data.hset(key, { account, address, jti, iat, exp, endsAt });
+    data.pexpire(key, Number(ttlMs));
+    return 1;
+  },
+};
+
+/** ROTATE_SESSION_SCRIPT's answer: what happened, and the token the caller should be given (jti, iat, exp). */
+export type RotateReply = ['rotated' | 'retry', string, string, string] | ['reused'] | ['ended'];
+
+/**
+ * Refresh-token rotation with reuse detection (RFC 9700 4.14.2) on the session's one current token:
+ * - the current jti: it is replaced by `newJti` (exp capped at the session's end), the old one remembered;
+ * - the jti just replaced, within `graceMs` of that: the same successor again (its response was lost);
+ * - anything else signed for this session: a stolen or replayed token, so the whole session ends.
+ * KEYS: session. ARGV: presentedJti, newJti, nowMs, graceMs, newIat, newExp (epoch seconds).
+ */
+export const ROTATE_SESSION_SCRIPT: KvScript<RotateReply> = {
+  name: 'auth-rotate-session',
+  lua: `
+local s = redis.call('HMGET', KEYS[1], 'jti', 'prev', 'rotatedAt', 'iat', 'exp', 'endsAt')
+if not s[1] then return {'ended'} end
+if s[1] == ARGV[1] then
+  local exp = math.min(tonumber(ARGV[6]), tonumber(s[6]))
+  redis.call('HSET', KEYS[1], 'jti', ARGV[2], 'prev', ARGV[1], 'rotatedAt', ARGV[3], 'iat', ARGV[5], 'exp', string.format('%d', exp))
+  return {'rotated', ARGV[2], ARGV[5], string.format('%d', exp)}
+end
+if s[2] == ARGV[1] and tonumber(ARGV[3]) - tonumber(s[3]) < tonumber(ARGV[4]) then
+  return {'retry', s[1], s[4], s[5]}
+end
+redis.call('DEL', KEYS[1])
+return {'reused'}
+`,
+  local(data, [key], [presented, newJti, nowMs, graceMs, newIat, newExp]) {
+    const current = data.hget(key, 'jti');
+    if (current === null) return ['ended'];
+    if (current === presented) {
+      const exp = String(Math.min(Number(newExp), Number(data.hget(key, 'endsAt'))));
+      data.hset(key, { jti: newJti, prev: presented, rotatedAt: nowMs, iat: newIat, exp });
+      return ['rotated', newJti, newIat, exp];
+    }
+    if (data.hget(key, 'prev') === presented && Number(nowMs) - Number(data.hget(key, 'rotatedAt')) < Number(graceMs)) {
+      return ['retry', current, data.hget(key, 'iat')!, data.hget(key, 'exp')!];
+    }
+    data.del(key);
+    return ['reused'];
+  },
+};
+
+/** Counts one call in a fixed one-minute window; answers the count. KEYS: window. ARGV: ttlMs. */
+export const COUNT_WINDOW_SCRIPT: KvScript<number> = {
+  name: 'auth-count-window',
+  lua: `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count
+`,
+  local(data, [key], [ttlMs]) {
+    const count = data.incrBy(key, 1);
+    if (count === 1) data.pexpire(key, Number(ttlMs));
+    return count;
+  },
+};
