@@ -23,6 +23,9 @@ import { HlJobsModule } from './modules/hl/jobs/hl-jobs.module';
 import { OpsModule } from './modules/ops/ops.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { PortalModule } from './modules/portal/portal.module';
+import { CohortsModule } from './modules/cohorts/cohorts.module';
+import { WatchlistModule } from './modules/watchlist/watchlist.module';
+import { NotificationsModule } from './modules/notifications/notifications.module';
 
 export type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
@@ -56,6 +59,9 @@ export class AppModule {
         HlJobsModule,
         OpsModule,
         PortalModule,
+        WatchlistModule,
+        NotificationsModule,
+        CohortsModule,
         ...(config.metrics.enabled ? [MetricsModule] : []),
         ...extraImports,
       ],

@@ -9,6 +9,7 @@ import { AccountModule } from '../modules/account/account.module';
 import { HlJobsModule } from '../modules/hl/jobs/hl-jobs.module';
 import { MarketsCatalogueModule } from '../modules/markets/markets-catalogue.module';
 import { NewsJobsModule } from '../modules/news/news-jobs.module';
+import { NotificationsJobsModule } from '../modules/notifications/notifications-jobs.module';
 
 /**
  * The slice of the application the ops commands need: accounts and keys (operator changes go to
@@ -29,6 +30,7 @@ export class CliModule {
         HlJobsModule,
         MarketsCatalogueModule,
         NewsJobsModule,
+        NotificationsJobsModule,
       ],
     };
   }

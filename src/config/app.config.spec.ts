@@ -221,7 +221,15 @@ describe('loadAppConfig: job schedules', () => {
     const on = Object.entries(schedules)
       .filter(([, schedule]) => schedule.enabled)
       .map(([name]) => name);
-    expect(on).toEqual(['markets.crypto', 'markets.tradfi', 'news.ingest', 'news.analyse', 'housekeeping.job-runs']);
+    expect(on).toEqual([
+      'markets.crypto',
+      'markets.tradfi',
+      'news.ingest',
+      'news.analyse',
+      'notifications.generate',
+      'housekeeping.job-runs',
+      'housekeeping.notifications',
+    ]);
   });
 
   it('turns off every markets.* job with MARKETS_JOBS_ENABLED=false, and only those', () => {

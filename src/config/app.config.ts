@@ -21,7 +21,9 @@ export const SCHEDULED_JOBS = [
   'markets.tradfi',
   'news.ingest',
   'news.analyse',
+  'notifications.generate',
   'housekeeping.job-runs',
+  'housekeeping.notifications',
 ] as const;
 export type ScheduledJobName = (typeof SCHEDULED_JOBS)[number];
 
@@ -133,6 +135,8 @@ export interface AppConfig {
     schedules: Record<ScheduledJobName, JobSchedule>;
     runsRetentionDays: number;
   };
+  /** NOTIFICATIONS_RETENTION_DAYS: days a read notification is kept before housekeeping prunes it. */
+  notifications: { retentionDays: number };
 }
 
 // Only for a newcomer's embedded run; validation refuses them in production.
@@ -249,6 +253,7 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
     },
     hl: { holderPagesCached: env.HL_HOLDER_PAGES_CACHED },
     jobs: { enabled: env.JOBS_ENABLED, schedules: jobSchedules(env), runsRetentionDays: env.JOB_RUNS_RETENTION_DAYS },
+    notifications: { retentionDays: env.NOTIFICATIONS_RETENTION_DAYS },
   };
 }
 
@@ -273,7 +278,9 @@ function jobSchedules(env: EnvironmentVariables): Record<ScheduledJobName, JobSc
       enabled: env.NEWS_JOBS_ENABLED && env.NEWS_ANALYSE_ENABLED && analysisVendorOf(env) !== 'none',
       intervalMs: env.NEWS_ANALYSE_INTERVAL_MS,
     },
+    'notifications.generate': { enabled: env.NOTIFICATIONS_GENERATE_ENABLED, intervalMs: env.NOTIFICATIONS_GENERATE_INTERVAL_MS },
     'housekeeping.job-runs': { enabled: env.HOUSEKEEPING_JOB_RUNS_ENABLED, intervalMs: env.HOUSEKEEPING_JOB_RUNS_INTERVAL_MS },
+    'housekeeping.notifications': { enabled: env.HOUSEKEEPING_NOTIFICATIONS_ENABLED, intervalMs: env.HOUSEKEEPING_NOTIFICATIONS_INTERVAL_MS },
   };
 }
 

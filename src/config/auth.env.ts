@@ -1,12 +1,13 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
 import { emptyToUndefined, IsConnectionUrl, toInt } from './env-validators';
+import { NotificationVariables } from './notifications.env';
 
 /**
  * The wallet-session backend (`/api/v1`): the Sign-In with Ethereum challenge, the JWT sessions and the
  * auth routes' own rate limits. NewsVariables extends it.
  */
-export class AuthVariables {
+export class AuthVariables extends NotificationVariables {
   /** host[:port] the portal is served from; a wallet warns when it differs from the page's origin. Default: HTTP_HOST:PORT. */
   @Transform(emptyToUndefined)
   @IsOptional()

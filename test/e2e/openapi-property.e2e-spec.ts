@@ -8,6 +8,7 @@ import { LedgerFlusherService } from '../../src/modules/billing/ledger-flusher.s
 import { ERROR_STATUS, ErrorCode } from '../../src/common/errors/error-code';
 import { AccountAdminService } from '../../src/modules/account/account-admin.service';
 import { HlCatalogService } from '../../src/modules/hl/hl-catalog.service';
+import { WATCHLIST_GROUP_EXAMPLE_ID } from '../../src/modules/watchlist/watchlist.public';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
 import { publishHlLeaderboardSnapshot, publishHlMarketSnapshot, seedHlReference } from '../support/hl-seed';
@@ -68,6 +69,9 @@ describe('Every documented GET under generated requests (property run)', () => {
     // fastest adapter's run (about 90 requests a second) never meets a 429.
     const accounts = await Promise.all(Array.from({ length: ACCOUNTS }, () => makeAccount(t, { tier: 'max' })));
     accountIds = accounts.map((a) => a.account.id);
+    // The documented example group id names a group of the first account, so /account/watchlist/{groupId} answers 200 (404 for the others).
+    await t.db.query(`INSERT INTO watchlist_groups (id, account_id, name) VALUES ($1, $2, 'majors')`, [WATCHLIST_GROUP_EXAMPLE_ID, accountIds[0]]);
+    await t.db.query(`INSERT INTO watchlist_entries (group_id, coin) VALUES ($1, 'BTC'), ($1, 'xyz:TSLA')`, [WATCHLIST_GROUP_EXAMPLE_ID]);
     keys = [];
     for (const account of accounts) {
       const more = await Promise.all([1, 2, 3, 4].map(() => t.app.get(AccountAdminService).createKey({ wallet: account.wallet })));

@@ -58,15 +58,33 @@ describe('OpenAPI document', () => {
       .filter(([path]) => path.startsWith('/api/v1/'))
       .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })));
     expect(backend.map((b) => b.route).sort()).toEqual([
+      'DELETE /api/v1/cohorts/{id}',
+      'DELETE /api/v1/cohorts/{id}/addresses',
       'DELETE /api/v1/keys/{id}',
+      'DELETE /api/v1/watchlist/{groupId}',
+      'DELETE /api/v1/watchlist/{groupId}/entries/{coin}',
       'GET /api/v1/account',
+      'GET /api/v1/cohorts',
+      'GET /api/v1/cohorts/{id}',
+      'GET /api/v1/cohorts/{id}/positions',
       'GET /api/v1/keys',
+      'GET /api/v1/notifications/settings',
       'GET /api/v1/usage',
+      'GET /api/v1/watchlist',
+      'PATCH /api/v1/cohorts/{id}',
+      'PATCH /api/v1/watchlist/{groupId}',
       'POST /api/v1/auth/login',
       'POST /api/v1/auth/logout',
       'POST /api/v1/auth/refresh',
       'POST /api/v1/auth/sign-message',
+      'POST /api/v1/cohorts',
+      'POST /api/v1/cohorts/{id}/addresses',
       'POST /api/v1/keys',
+      'POST /api/v1/notifications/read-all',
+      'POST /api/v1/notifications/{id}/read',
+      'POST /api/v1/watchlist',
+      'POST /api/v1/watchlist/{groupId}/entries',
+      'PUT /api/v1/notifications/settings',
     ]);
     for (const { route, op } of backend) {
       const open = route.endsWith('/login') || route.endsWith('/sign-message');

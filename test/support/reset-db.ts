@@ -7,7 +7,7 @@ export async function resetDb(db: DataSource): Promise<void> {
   );
   for (const { name } of partitions) await db.query(`DROP TABLE IF EXISTS ${name}`);
   await db.query(
-    `TRUNCATE usage_counters, usage_daily, credit_transactions, api_keys, accounts,
+    `TRUNCATE usage_counters, usage_daily, credit_transactions, watchlist_entries, watchlist_groups, notifications, notification_settings, notification_conditions, cohort_addresses, cohorts, api_keys, accounts,
               hl_addresses, hl_markets, hl_mids, hl_mid_samples, hl_positions, hl_spot_balances, hl_trades, hl_fills,
               hl_current_snapshots, hl_snapshot_coins, hl_snapshots, job_runs, asset_quotes, assets CASCADE`,
   );

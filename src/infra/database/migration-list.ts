@@ -13,6 +13,9 @@ import { MarketsCatalogue1764800000000 } from './migrations/1764800000000-market
 import { News1764900000000 } from './migrations/1764900000000-news';
 import { ApiKeyNames1765000000000 } from './migrations/1765000000000-api-key-names';
 import { UsageDaily1765000000001 } from './migrations/1765000000001-usage-daily';
+import { Watchlists1765100000000 } from './migrations/1765100000000-watchlists';
+import { Notifications1765100000001 } from './migrations/1765100000001-notifications';
+import { Cohorts1765100000002 } from './migrations/1765100000002-cohorts';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -31,4 +34,7 @@ export const MIGRATIONS = [
   News1764900000000,
   ApiKeyNames1765000000000,
   UsageDaily1765000000001,
+  Watchlists1765100000000,
+  Notifications1765100000001,
+  Cohorts1765100000002,
 ];

@@ -39,6 +39,10 @@ export const CREDIT_COSTS = {
   'account.vip.entitlements': 1,
   'account.credits': 1,
   'account.credits.transactions': 1,
+  'account.watchlist': 1,
+  'account.watchlist.entries': 1,
+  'account.notifications': 1,
+  'account.notifications.unread': 1,
 } as const satisfies Record<string, number>;
 
 export type EndpointName = keyof typeof CREDIT_COSTS;

@@ -1,22 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsString, Matches, MaxLength } from 'class-validator';
-import { isAddress } from 'ethers';
+import { WalletAddress } from '../../../common/validation/wallet-address.decorator';
 
 const EXAMPLE_ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
-
-/**
- * An address in any case a wallet may give it, lower-cased once it is valid: all lower or all upper case,
- * or mixed case that is a correct EIP-55 checksum. Anything else stays as sent, for the pattern to refuse.
- */
-function WalletAddress() {
-  const toLowerWhenValid = ({ value }: { value: unknown }) => (typeof value === 'string' && isAddress(value) ? value.toLowerCase() : value);
-  return (target: object, property: string) => {
-    Transform(toLowerWhenValid)(target, property);
-    IsString()(target, property);
-    Matches(/^0x[0-9a-f]{40}$/, { message: `${property} must be 0x and 40 hex digits; in mixed case, a valid EIP-55 checksum` })(target, property);
-  };
-}
 
 export class LoginDto {
   @ApiProperty({ example: EXAMPLE_ADDRESS, description: 'The wallet signing in: lower case, or EIP-55 checksummed' })

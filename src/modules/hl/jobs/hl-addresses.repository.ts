@@ -5,7 +5,7 @@ import { FillRow } from './hl-state.repository';
 
 const ADDRESS_CHUNK = 10_000;
 
-export type AddressSource = 'leaderboard' | 'trades' | 'liquidation' | 'operator';
+export type AddressSource = 'leaderboard' | 'trades' | 'liquidation' | 'operator' | 'cohort' | 'account';
 
 /** The address universe: where addresses come from, which are due for a read, and how far their fills were read. */
 @Injectable()

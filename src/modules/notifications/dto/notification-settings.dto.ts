@@ -1,0 +1,57 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { DEFAULT_NOTIFICATION_SETTINGS, PRICE_MOVE_WINDOW_MINUTES, THRESHOLD_PERCENT_RANGE } from '../notification-settings';
+
+const { min, max } = THRESHOLD_PERCENT_RANGE;
+const PERCENT = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
+
+/** The account's alert thresholds as served. */
+export class NotificationSettingsDto {
+  @ApiProperty({ example: DEFAULT_NOTIFICATION_SETTINGS.priceMoveEnabled, description: 'Alert on price moves of watchlist coins' })
+  priceMoveEnabled: boolean;
+
+  @ApiProperty({
+    example: DEFAULT_NOTIFICATION_SETTINGS.priceMovePercent,
+    description: `A move of at least this many percent either way within ${PRICE_MOVE_WINDOW_MINUTES} minutes alerts (${min}-${max})`,
+  })
+  priceMovePercent: number;
+
+  @ApiProperty({ example: PRICE_MOVE_WINDOW_MINUTES, description: 'The window price moves are measured over (fixed)' })
+  priceMoveWindowMinutes: number;
+
+  @ApiProperty({ example: DEFAULT_NOTIFICATION_SETTINGS.liquidationRiskEnabled, description: 'Alert when a position of the wallet nears liquidation' })
+  liquidationRiskEnabled: boolean;
+
+  @ApiProperty({
+    example: DEFAULT_NOTIFICATION_SETTINGS.liquidationDistancePercent,
+    description: `A mark within this many percent of the position's liquidation price alerts (${min}-${max})`,
+  })
+  liquidationDistancePercent: number;
+}
+
+/** PUT body: the fields given replace the stored ones; the others keep their value (their default if never set). */
+export class UpdateNotificationSettingsDto {
+  @ApiPropertyOptional({ example: true })
+  @IsOptional()
+  @IsBoolean()
+  priceMoveEnabled?: boolean;
+
+  @ApiPropertyOptional({ example: 5, minimum: min, maximum: max, description: `Percent, ${min}-${max}, up to 2 decimals` })
+  @IsOptional()
+  @IsNumber(PERCENT)
+  @Min(min)
+  @Max(max)
+  priceMovePercent?: number;
+
+  @ApiPropertyOptional({ example: true })
+  @IsOptional()
+  @IsBoolean()
+  liquidationRiskEnabled?: boolean;
+
+  @ApiPropertyOptional({ example: 5, minimum: min, maximum: max, description: `Percent, ${min}-${max}, up to 2 decimals` })
+  @IsOptional()
+  @IsNumber(PERCENT)
+  @Min(min)
+  @Max(max)
+  liquidationDistancePercent?: number;
+}

@@ -1,0 +1,29 @@
+import BigNumber from 'bignumber.js';
+import { Decimal } from '../../../common/decimal/decimal';
+
+const GROUPED = { decimalSeparator: '.', groupSeparator: ',', groupSize: 3 };
+
+/** A price as people read it: grouped thousands, cents above 1, four significant digits below (0.0001235). */
+export function formatPrice(value: BigNumber.Value): string {
+  const px = new Decimal(value);
+  const abs = px.abs();
+  if (abs.gte(1000)) return px.toFormat(0, BigNumber.ROUND_HALF_UP, GROUPED);
+  if (abs.gte(1) || abs.isZero()) return px.toFormat(2, BigNumber.ROUND_HALF_UP, GROUPED);
+  const places = -Math.floor(Math.log10(abs.toNumber())) + 3;
+  return px.decimalPlaces(places, BigNumber.ROUND_HALF_UP).toFormat(GROUPED);
+}
+
+/** `BTC rose 6.2% in the last hour to 97,410`. */
+export function priceMoveMessage({ coin, pastPx, mid, windowMinutes }: { coin: string; pastPx: string; mid: string; windowMinutes: number }): string {
+  const change = new Decimal(mid).minus(pastPx).div(pastPx).times(100);
+  const verb = change.isNegative() ? 'fell' : 'rose';
+  const window = windowMinutes === 60 ? 'the last hour' : `the last ${windowMinutes} minutes`;
+  return `${coin} ${verb} ${change.abs().toFixed(1, BigNumber.ROUND_HALF_UP)}% in ${window} to ${formatPrice(mid)}`;
+}
+
+/** `Your BTC long is 3.1% from liquidation: mark 97,410, liquidation price 94,400`. */
+export function liquidationRiskMessage({ coin, szi, markPx, liquidationPx }: { coin: string; szi: string; markPx: string; liquidationPx: string }): string {
+  const side = new Decimal(szi).isNegative() ? 'short' : 'long';
+  const distance = new Decimal(markPx).minus(liquidationPx).abs().div(markPx).times(100);
+  return `Your ${coin} ${side} is ${distance.toFixed(1, BigNumber.ROUND_HALF_UP)}% from liquidation: mark ${formatPrice(markPx)}, liquidation price ${formatPrice(liquidationPx)}`;
+}

@@ -1,0 +1,12 @@
+import { DEFAULT_NOTIFICATION_SETTINGS, withDefaults } from './notification-settings';
+
+describe(withDefaults.name, () => {
+  it('serves the defaults to an account that saved nothing', () => {
+    expect(withDefaults(null)).toEqual(DEFAULT_NOTIFICATION_SETTINGS);
+  });
+
+  it('keeps the saved fields and reads a null (a reset) or a mistyped one as its default', () => {
+    const stored = { priceMovePercent: 2.5, liquidationRiskEnabled: false, liquidationDistancePercent: null, priceMoveEnabled: 'yes' } as never;
+    expect(withDefaults(stored)).toEqual({ priceMoveEnabled: true, priceMovePercent: 2.5, liquidationRiskEnabled: false, liquidationDistancePercent: 5 });
+  });
+});

@@ -1,0 +1,30 @@
+/** An account's alert thresholds; every field has a default, so an account that never saved any is alerted too. */
+export interface NotificationSettings {
+  priceMoveEnabled: boolean;
+  /** Absolute move in percent, either way, within PRICE_MOVE_WINDOW_MINUTES. */
+  priceMovePercent: number;
+  liquidationRiskEnabled: boolean;
+  /** How close the mark may come to the liquidation price, in percent of the mark. */
+  liquidationDistancePercent: number;
+}
+
+export const PRICE_MOVE_WINDOW_MINUTES = 60;
+/** Bounds of both percent thresholds: below 1 % an alert is noise, above 50 % it comes too late. */
+export const THRESHOLD_PERCENT_RANGE = { min: 1, max: 50 } as const;
+
+export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
+  priceMoveEnabled: true,
+  priceMovePercent: 5,
+  liquidationRiskEnabled: true,
+  liquidationDistancePercent: 5,
+};
+
+/** The stored settings over the defaults: a field the account never set, or one added later, reads as its default. */
+export function withDefaults(stored: Partial<NotificationSettings> | null): NotificationSettings {
+  const settings = { ...DEFAULT_NOTIFICATION_SETTINGS };
+  for (const key of Object.keys(settings) as Array<keyof NotificationSettings>) {
+    const value = stored?.[key];
+    if (typeof value === typeof settings[key]) Object.assign(settings, { [key]: value });
+  }
+  return settings;
+}
