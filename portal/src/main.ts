@@ -3,11 +3,14 @@ import { byId, el } from './dom';
 import { formatDecimal, nextReset } from './format';
 import { KeysView, nameOf } from './keys';
 import { SessionEndedError, WalletSession } from './session';
-import type { Account, ApiKey, CreatedKey, Usage } from './types';
+import { NotificationsView } from './notifications';
+import type { Account, ApiKey, CreatedKey, NotificationsPage, Usage, WatchlistGroup } from './types';
 import { UsageView } from './usage';
 import { ConnectedWallet, connectWallet, discoverWallets, walletErrorMessage, WalletChoice } from './wallet';
+import { WatchlistView } from './watchlist';
 
 const USAGE_DAYS = 30;
+const NOTIFICATIONS_SHOWN = 20;
 
 const errorNotice = byId('error-notice', HTMLParagraphElement);
 const statusNotice = byId('status-notice', HTMLParagraphElement);
@@ -50,6 +53,33 @@ const keys = new KeysView({
     await session.call<ApiKey>(`/api/v1/keys/${encodeURIComponent(String(key.id))}`, { method: 'DELETE' });
     showStatus(`Key ${nameOf(key)} (${key.prefix}) revoked.`);
     await loadKeys();
+  },
+  failed: showError,
+});
+
+const watchlist = new WatchlistView({
+  createGroup: async (name) => {
+    await session.call('/api/v1/watchlist', { method: 'POST', body: { name } });
+    await loadWatchlist();
+  },
+  addCoin: async (group, coin) => {
+    await session.call(`/api/v1/watchlist/${encodeURIComponent(group.id)}/entries`, { method: 'POST', body: { coin } });
+    await loadWatchlist();
+  },
+  removeCoin: async (group, coin) => {
+    await session.call(`/api/v1/watchlist/${encodeURIComponent(group.id)}/entries/${encodeURIComponent(coin)}`, { method: 'DELETE' });
+    await loadWatchlist();
+  },
+  failed: showError,
+});
+const notifications = new NotificationsView({
+  markRead: async (notification) => {
+    await session.call(`/api/v1/notifications/${encodeURIComponent(notification.id)}/read`, { method: 'POST' });
+    await loadNotifications();
+  },
+  markAllRead: async () => {
+    await session.call('/api/v1/notifications/read-all', { method: 'POST' });
+    await loadNotifications();
   },
   failed: showError,
 });
@@ -139,6 +169,14 @@ async function loadUsage(): Promise<void> {
   usage.render(await session.call<Usage>(`/api/v1/usage?days=${USAGE_DAYS}`));
 }
 
+async function loadWatchlist(): Promise<void> {
+  watchlist.render(await session.call<WatchlistGroup[]>('/api/v1/watchlist'));
+}
+
+async function loadNotifications(): Promise<void> {
+  notifications.render(await session.call<NotificationsPage>(`/api/v1/notifications?limit=${NOTIFICATIONS_SHOWN}`));
+}
+
 async function showDashboard(address: string): Promise<void> {
   connectView.hidden = true;
   dashboard.hidden = false;
@@ -146,7 +184,7 @@ async function showDashboard(address: string): Promise<void> {
   sessionAddress.textContent = address;
   sessionAddress.title = address;
   byId('account-heading', HTMLHeadingElement).focus();
-  const results = await Promise.allSettled([loadAccount(), loadKeys(), loadUsage()]);
+  const results = await Promise.allSettled([loadAccount(), loadKeys(), loadUsage(), loadWatchlist(), loadNotifications()]);
   const failure = results.find((result) => result.status === 'rejected');
   if (failure) showError(failure.reason);
 }
@@ -155,6 +193,8 @@ function showSignedOut(): void {
   wallet = undefined;
   keys.clear();
   usage.clear();
+  watchlist.clear();
+  notifications.clear();
   for (const field of Object.values(accountFields)) field.textContent = '';
   dashboard.hidden = true;
   sessionBar.hidden = true;
@@ -195,7 +235,14 @@ signOutButton.addEventListener('click', () => run(signOutButton, () => signOut('
 refreshUsageButton.addEventListener('click', () =>
   run(refreshUsageButton, async () => {
     // Keys too: their "last used" moves with the calls the chart counts.
-    await Promise.all([loadUsage(), loadKeys(), loadAccount()]);
+    await Promise.all([loadUsage(), loadKeys(), loadAccount(), loadNotifications()]);
     showStatus(`Refreshed at ${new Date().toISOString().slice(11, 19)} UTC.`);
+  }),
+);
+const refreshNotificationsButton = byId('refresh-notifications', HTMLButtonElement);
+refreshNotificationsButton.addEventListener('click', () =>
+  run(refreshNotificationsButton, async () => {
+    await loadNotifications();
+    showStatus(`Notifications refreshed at ${new Date().toISOString().slice(11, 19)} UTC.`);
   }),
 );

@@ -60,3 +60,31 @@ export interface Usage {
   to: string;
   days: UsageDay[];
 }
+
+export interface WatchlistEntry {
+  coin: string;
+  addedAt: string;
+}
+
+export interface WatchlistGroup {
+  id: string;
+  name: string;
+  entryCount: number;
+  entries: WatchlistEntry[];
+}
+
+export interface Notification {
+  id: string;
+  type: string;
+  coin: string;
+  message: string;
+  isRead: boolean;
+  createdAt: string;
+}
+
+export interface NotificationsPage {
+  items: Notification[];
+  total: number;
+  hasMore: boolean;
+  unreadCount: number;
+}

@@ -3,7 +3,11 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import request from 'supertest';
+import { HlCatalogService } from '../../src/modules/hl/hl-catalog.service';
+import { NotificationsGenerateJob } from '../../src/modules/notifications/jobs/notifications-generate.job';
 import { createTestApp, TestApp } from '../support/create-test-app';
+import { seedHlReference } from '../support/hl-seed';
+import { resetDb } from '../support/reset-db';
 import { eventually } from '../support/http';
 import { testConfig } from '../support/test-env';
 import { InjectedWallet } from './injected-wallet';
@@ -52,6 +56,10 @@ describe('The developer portal in headless Chromium', () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     // Usage meters flush and sync often, so a call shows in /api/v1/usage within a second or two.
     t = await createTestApp(testConfig({ JOBS_ENABLED: 'false', USAGE_FLUSH_INTERVAL_MS: '200' }));
+    // The /hl coins a watchlist may hold.
+    await resetDb(t.db);
+    await seedHlReference(t.db);
+    t.app.get(HlCatalogService).invalidate();
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -180,6 +188,49 @@ describe('The developer portal in headless Chromium', () => {
       expect(account.status).toBe(401);
 
       expect(problems).toEqual([]);
+    } finally {
+      await portal.close();
+    }
+  });
+
+  it('adds a coin to a watchlist, then shows the price alert the generator sends for it and marks it read', async () => {
+    const portal = await openPortal();
+    const { page, problems } = portal;
+    try {
+      const token = await signIn(portal);
+      await page.getByLabel('New watchlist name').fill('majors');
+      await page.getByRole('button', { name: 'Create watchlist' }).click();
+      await page.getByLabel('Add a coin to majors').fill('btc');
+      await page.getByRole('button', { name: 'Add coin' }).click();
+      // Stored under its canonical spelling; an unknown coin is refused with the server's msg.
+      await page.getByRole('button', { name: 'Remove BTC from majors' }).waitFor();
+      await page.getByLabel('Add a coin to majors').fill('NOSUCHCOIN');
+      await page.getByRole('button', { name: 'Add coin' }).click();
+      await expectText(page, '#error-notice', 'unknown coin "NOSUCHCOIN"');
+      await expectText(page, '#notifications-unread', 'all read');
+      await shot(page, 'desktop-11-watchlist');
+
+      // BTC rises 8 % within the hour: the generator sends one alert.
+      const minute = Math.floor(Date.now() / 60_000);
+      await t.db.query(`INSERT INTO hl_mid_samples (coin, minute, px) VALUES ('BTC', $1, 92593)`, [minute - 60]);
+      const job = t.app.get(NotificationsGenerateJob, { strict: false });
+      expect((await job.run()).rows).toBe(1);
+
+      await page.getByRole('button', { name: 'Check again' }).click();
+      const alert = page.locator('#notifications-list li', { hasText: 'BTC rose 8.0% in the last hour to 100,001' });
+      await alert.waitFor();
+      await expectText(page, '#notifications-unread', '1 unread');
+      await shot(page, 'desktop-12-notification');
+      await alert.getByRole('button', { name: /^Mark read/ }).click();
+      await expectText(page, '#notifications-unread', 'all read');
+      expect(await alert.getByRole('button').count()).toBe(0);
+
+      // The key's public read agrees.
+      const key = (await request(base).post('/api/v1/keys').set('authorization', `Bearer ${token}`).send({ name: 'reader' })).body.data.key;
+      const unread = await request(base).get('/api/public/v1/account/notifications/unread').set('x-api-key', key);
+      expect(unread.body.data).toEqual({ unread: false, count: 0 });
+      // The one refused request (the unknown coin), which the browser logs; nothing else.
+      expect(problems).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
     } finally {
       await portal.close();
     }

@@ -78,6 +78,17 @@ describe('Exchange-chain pipeline: simulator -> jobs -> PostgreSQL -> API', () =
     expect(new Set(seen).size).toBe(positions);
   });
 
+  it("keeps each listed perp's hourly funding rate (the funding-rate alerts read it), none for spot", async () => {
+    const rows: Array<{ market: string; funding: string | null }> = await t.db.query(
+      `SELECT market, funding::text AS funding FROM hl_markets WHERE market IN ('perp', 'spot')`,
+    );
+    const perps = rows.filter((r) => r.market === 'perp');
+    expect(perps.length).toBeGreaterThan(0);
+    for (const { funding } of perps) expect(funding).toMatch(/^-?\d+(\.\d+)?$/);
+    expect(new Set(perps.map((r) => r.funding)).size).toBeGreaterThan(1);
+    expect(rows.filter((r) => r.market === 'spot').every((r) => r.funding === null)).toBe(true);
+  });
+
   it('values holders at the current mark and reports coverage per coin', async () => {
     const res = await get(t, '/hl/perp/holders?coin=ETH&limit=5', key);
     const top = res.body.data.items[0];

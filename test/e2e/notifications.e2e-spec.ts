@@ -80,6 +80,16 @@ describe('Notifications: read with the key (/account/notifications), marked and 
     expect((await list(h)).limit).toBe(20);
     expect((await list(h, '?order=asc')).items.map((n) => n.message)).toEqual(['message 0', 'message 1', 'message 2', 'message 3', 'message 4']);
     expect((await list(other)).items.map((n) => n.message)).toEqual(['not yours']);
+
+    // The portal reads the same page through the wallet session, unbilled, with the same validation.
+    const bySession = await backend(t, 'get', '/notifications?limit=2', h.token);
+    expect(bySession.status).toBe(200);
+    expect(bySession.body.data).toEqual(first);
+    expect((await backend(t, 'get', '/notifications?isRead=yes', h.token)).body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      msg: expect.stringMatching(/^isRead/),
+    });
+    expect((await backend(t, 'get', '/notifications')).status).toBe(401);
   });
 
   it('filters by type, coin and isRead, each alone and together; unreadCount stays the account’s', async () => {
@@ -178,7 +188,15 @@ describe('Notifications: read with the key (/account/notifications), marked and 
   it('serves default thresholds, saves the fields given, validates each, and keeps accounts apart', async () => {
     const h = await holder();
     const other = await holder();
-    const defaults = { priceMoveEnabled: true, priceMovePercent: 5, priceMoveWindowMinutes: 60, liquidationRiskEnabled: true, liquidationDistancePercent: 5 };
+    const defaults = {
+      priceMoveEnabled: true,
+      priceMovePercent: 5,
+      priceMoveWindowMinutes: 60,
+      liquidationRiskEnabled: true,
+      liquidationDistancePercent: 5,
+      fundingRateEnabled: true,
+      fundingRateAprPercent: 50,
+    };
     const read = await backend(t, 'get', '/notifications/settings', h.token);
     expect(read.status).toBe(200);
     expect(read.body.data).toEqual(defaults);
@@ -193,6 +211,7 @@ describe('Notifications: read with the key (/account/notifications), marked and 
       liquidationDistancePercent: 10,
     });
     expect((await put('/notifications/settings', { priceMovePercent: null }, h.token)).body.data.priceMovePercent).toBe(5);
+    expect((await put('/notifications/settings', { fundingRateAprPercent: 200 }, h.token)).body.data.fundingRateAprPercent).toBe(200);
     expect((await backend(t, 'get', '/notifications/settings', h.token)).body.data).toMatchObject({
       liquidationRiskEnabled: false,
       liquidationDistancePercent: 10,
@@ -206,6 +225,9 @@ describe('Notifications: read with the key (/account/notifications), marked and 
       [{ priceMovePercent: 5.555 }, 'priceMovePercent'],
       [{ liquidationDistancePercent: 0 }, 'liquidationDistancePercent'],
       [{ priceMoveEnabled: 'yes' }, 'priceMoveEnabled'],
+      [{ fundingRateAprPercent: 4 }, 'fundingRateAprPercent'],
+      [{ fundingRateAprPercent: 40_000 }, 'fundingRateAprPercent'],
+      [{ fundingRateEnabled: 1 }, 'fundingRateEnabled'],
       [{ windowMinutes: 30 }, 'windowMinutes'],
     ] as const) {
       const res = await put('/notifications/settings', body, h.token);

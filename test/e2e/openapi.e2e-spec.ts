@@ -68,6 +68,7 @@ describe('OpenAPI document', () => {
       'GET /api/v1/cohorts/{id}',
       'GET /api/v1/cohorts/{id}/positions',
       'GET /api/v1/keys',
+      'GET /api/v1/notifications',
       'GET /api/v1/notifications/settings',
       'GET /api/v1/usage',
       'GET /api/v1/watchlist',

@@ -55,6 +55,14 @@ describe(NotificationsGenerateJob.name, () => {
     );
   }
 
+  async function funding(coin: string, hourlyRate: string): Promise<void> {
+    await db.query(
+      `INSERT INTO hl_markets (market, coin, upstream_coin, mark_px, funding) VALUES ('perp', $1, $1, 100, $2)
+       ON CONFLICT (market, coin) DO UPDATE SET funding = EXCLUDED.funding`,
+      [coin, hourlyRate],
+    );
+  }
+
   async function position(address: string, coin: string, szi: string, liquidationPx: string): Promise<void> {
     await db.query(
       `INSERT INTO hl_positions (address, coin, szi, entry_px, leverage_type, leverage, position_value, unrealized_pnl, margin_used, liquidation_px, read_at)
@@ -152,5 +160,41 @@ describe(NotificationsGenerateJob.name, () => {
     await db.query(`DELETE FROM hl_positions WHERE address = $1`, [wallet]);
     expect((await sut.run(undefined, now)).rows).toBe(0);
     expect(await db.query(`SELECT * FROM notification_conditions`)).toEqual([]);
+  });
+
+  it("alerts once when a watchlist perp's funding goes beyond the threshold either way, and again only after it came back within", async () => {
+    const alice = await account('0x' + 'f'.repeat(40));
+    const bob = await account('0x' + '1'.repeat(40));
+    await watch(alice, ['BTC', 'ETH']);
+    await watch(bob, ['BTC']);
+    await db.query(`INSERT INTO notification_settings (account_id, settings) VALUES ($1, '{"fundingRateAprPercent": 100}')`, [bob]);
+    await funding('BTC', '0.0000125'); // 11 % a year: the resting rate
+    await funding('ETH', '0.00004'); // 35 %
+    expect((await sut.run(undefined, now)).rows).toBe(0);
+
+    await funding('BTC', '0.0001'); // 87.6 %: beyond alice's default 50 %, within bob's 100 %
+    expect((await sut.run(undefined, now)).rows).toBe(1);
+    expect(await notifications()).toEqual([
+      { account: alice, type: 'funding_rate', coin: 'BTC', message: 'BTC funding is +0.0100% an hour (87.6% a year): longs pay shorts' },
+    ]);
+    await funding('BTC', '0.00011'); // still beyond for alice (96 %), within bob's 100 %
+    expect((await sut.run(undefined, now)).rows).toBe(0);
+    await funding('BTC', '-0.00015'); // beyond the other way (131 %): the same condition holds on, for bob it begins
+    expect((await sut.run(undefined, now)).rows).toBe(1);
+    expect((await notifications()).at(-1)).toMatchObject({ account: bob, coin: 'BTC' });
+
+    await funding('BTC', '0.00002'); // back within for both
+    expect(await sut.run(undefined, now)).toMatchObject({ rows: 0, details: { cleared: 2 } });
+    await funding('BTC', '0.00007'); // 61 %: alice again, once
+    expect((await sut.run(undefined, now)).rows).toBe(1);
+    expect((await sut.run(undefined, now)).rows).toBe(0);
+    expect((await notifications()).filter((n) => n.account === alice).map((n) => n.message)).toEqual([
+      'BTC funding is +0.0100% an hour (87.6% a year): longs pay shorts',
+      'BTC funding is +0.0070% an hour (61.3% a year): longs pay shorts',
+    ]);
+
+    // Switched off: the holding condition clears and nothing new is sent.
+    await db.query(`INSERT INTO notification_settings (account_id, settings) VALUES ($1, '{"fundingRateEnabled": false}')`, [alice]);
+    expect(await sut.run(undefined, now)).toMatchObject({ rows: 0, details: { cleared: 1 } });
   });
 });

@@ -16,6 +16,7 @@ import { UsageDaily1765000000001 } from './migrations/1765000000001-usage-daily'
 import { Watchlists1765100000000 } from './migrations/1765100000000-watchlists';
 import { Notifications1765100000001 } from './migrations/1765100000001-notifications';
 import { Cohorts1765100000002 } from './migrations/1765100000002-cohorts';
+import { HlMarketsFunding1765100000003 } from './migrations/1765100000003-hl-markets-funding';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Watchlists1765100000000,
   Notifications1765100000001,
   Cohorts1765100000002,
+  HlMarketsFunding1765100000003,
 ];

@@ -7,6 +7,13 @@ describe(withDefaults.name, () => {
 
   it('keeps the saved fields and reads a null (a reset) or a mistyped one as its default', () => {
     const stored = { priceMovePercent: 2.5, liquidationRiskEnabled: false, liquidationDistancePercent: null, priceMoveEnabled: 'yes' } as never;
-    expect(withDefaults(stored)).toEqual({ priceMoveEnabled: true, priceMovePercent: 2.5, liquidationRiskEnabled: false, liquidationDistancePercent: 5 });
+    expect(withDefaults(stored)).toEqual({
+      priceMoveEnabled: true,
+      priceMovePercent: 2.5,
+      liquidationRiskEnabled: false,
+      liquidationDistancePercent: 5,
+      fundingRateEnabled: true,
+      fundingRateAprPercent: 50,
+    });
   });
 });

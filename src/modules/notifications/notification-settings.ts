@@ -6,17 +6,29 @@ export interface NotificationSettings {
   liquidationRiskEnabled: boolean;
   /** How close the mark may come to the liquidation price, in percent of the mark. */
   liquidationDistancePercent: number;
+  fundingRateEnabled: boolean;
+  /** The perp's hourly funding rate, annualised (× 24 × 365), in percent either way. */
+  fundingRateAprPercent: number;
 }
 
 export const PRICE_MOVE_WINDOW_MINUTES = 60;
 /** Bounds of both percent thresholds: below 1 % an alert is noise, above 50 % it comes too late. */
 export const THRESHOLD_PERCENT_RANGE = { min: 1, max: 50 } as const;
+/**
+ * Bounds of the funding threshold (annualised percent): Hyperliquid's resting rate is 11 % a year, so less
+ * than 5 % fires on every coin, and its cap (4 % an hour) is 35,040 % a year.
+ */
+export const FUNDING_APR_PERCENT_RANGE = { min: 5, max: 35_040 } as const;
+/** Hours in a year, the factor from Hyperliquid's hourly funding rate to the annualised one. */
+export const FUNDING_HOURS_PER_YEAR = 24 * 365;
 
 export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
   priceMoveEnabled: true,
   priceMovePercent: 5,
   liquidationRiskEnabled: true,
   liquidationDistancePercent: 5,
+  fundingRateEnabled: true,
+  fundingRateAprPercent: 50,
 };
 
 /** The stored settings over the defaults: a field the account never set, or one added later, reads as its default. */

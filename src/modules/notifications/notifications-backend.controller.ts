@@ -1,17 +1,28 @@
-import { Body, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrorResponse } from '../../common/decorators/api-envelope.decorator';
 import { ErrorCode } from '../../common/errors/error-code';
 import { BackendApiController } from '../access/backend-api.decorator';
 import { CurrentPrincipal } from '../access/current-principal.decorator';
 import { WalletPrincipal } from '../access/principal';
-import { NotificationDto, ReadAllResultDto } from './dto/notification.dto';
+import { NotificationDto, NotificationsPageDto, ReadAllResultDto } from './dto/notification.dto';
+import { NotificationsQueryDto } from './dto/notifications.query.dto';
 import { NotificationSettingsDto, UpdateNotificationSettingsDto } from './dto/notification-settings.dto';
 import { NotificationsService } from './notifications.service';
 
 @BackendApiController('notifications', 'Backend: notifications')
 export class NotificationsBackendController {
   constructor(private readonly notifications: NotificationsService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'The wallet’s notifications, as GET /api/public/v1/account/notifications serves them to its keys (the same filters and paging; unbilled)',
+  })
+  @ApiEnvelope(NotificationsPageDto, { open: true })
+  @ApiErrorResponse(400, [ErrorCode.VALIDATION_ERROR], 'A filter or paging field is malformed (msg names it)', { open: true })
+  list(@CurrentPrincipal() wallet: WalletPrincipal, @Query() query: NotificationsQueryDto) {
+    return this.notifications.list(wallet.accountId, query);
+  }
 
   @Post('read-all')
   @HttpCode(200)

@@ -13,6 +13,8 @@ export interface MarketRow {
   openInterest: string | null;
   circulatingSupply: string | null;
   dayNtlVlm: string | null;
+  /** Hourly funding rate of a perp; null for spot and outcomes. */
+  funding: string | null;
   szDecimals: number | null;
   maxLeverage: number | null;
   outcomeId: number | null;
@@ -83,16 +85,17 @@ export class HlStateRepository {
     );
     await this.db.query(
       `INSERT INTO hl_markets (market, coin, dex, upstream_coin, mark_px, mid_px, prev_day_px, open_interest, circulating_supply,
-                               day_ntl_vlm, sz_decimals, max_leverage, outcome_id, outcome_side, outcome_name, updated_at)
+                               day_ntl_vlm, funding, sz_decimals, max_leverage, outcome_id, outcome_side, outcome_name, updated_at)
        SELECT market, coin, dex, upstream_coin, mark_px, mid_px, prev_day_px, open_interest, circulating_supply, day_ntl_vlm,
-              sz_decimals, max_leverage, outcome_id, outcome_side, outcome_name, now()
+              funding, sz_decimals, max_leverage, outcome_id, outcome_side, outcome_name, now()
          FROM jsonb_to_recordset($1::jsonb) AS r(market text, coin text, dex text, upstream_coin text, mark_px numeric, mid_px numeric,
-              prev_day_px numeric, open_interest numeric, circulating_supply numeric, day_ntl_vlm numeric, sz_decimals int,
+              prev_day_px numeric, open_interest numeric, circulating_supply numeric, day_ntl_vlm numeric, funding numeric, sz_decimals int,
               max_leverage int, outcome_id int, outcome_side int, outcome_name text)
        ON CONFLICT (market, coin) DO UPDATE SET
          dex = EXCLUDED.dex, upstream_coin = EXCLUDED.upstream_coin, mark_px = EXCLUDED.mark_px,
          mid_px = COALESCE(EXCLUDED.mid_px, hl_markets.mid_px), prev_day_px = EXCLUDED.prev_day_px,
          open_interest = EXCLUDED.open_interest, circulating_supply = EXCLUDED.circulating_supply, day_ntl_vlm = EXCLUDED.day_ntl_vlm,
+         funding = EXCLUDED.funding,
          sz_decimals = EXCLUDED.sz_decimals, max_leverage = EXCLUDED.max_leverage, outcome_id = EXCLUDED.outcome_id,
          outcome_side = EXCLUDED.outcome_side, outcome_name = EXCLUDED.outcome_name, updated_at = now()`,
       [JSON.stringify(rows.map(snakeMarket))],
@@ -269,6 +272,7 @@ export class HlStateRepository {
       openInterest: (r.open_interest as string) ?? null,
       circulatingSupply: (r.circulating_supply as string) ?? null,
       dayNtlVlm: (r.day_ntl_vlm as string) ?? null,
+      funding: (r.funding as string) ?? null,
       szDecimals: r.sz_decimals === null ? null : Number(r.sz_decimals),
       maxLeverage: r.max_leverage === null ? null : Number(r.max_leverage),
       outcomeId: r.outcome_id === null ? null : Number(r.outcome_id),
@@ -290,6 +294,7 @@ function snakeMarket(m: MarketRow) {
     open_interest: m.openInterest,
     circulating_supply: m.circulatingSupply,
     day_ntl_vlm: m.dayNtlVlm,
+    funding: m.funding,
     sz_decimals: m.szDecimals,
     max_leverage: m.maxLeverage,
     outcome_id: m.outcomeId,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { DEFAULT_NOTIFICATION_SETTINGS, PRICE_MOVE_WINDOW_MINUTES, THRESHOLD_PERCENT_RANGE } from '../notification-settings';
+import { DEFAULT_NOTIFICATION_SETTINGS, FUNDING_APR_PERCENT_RANGE, PRICE_MOVE_WINDOW_MINUTES, THRESHOLD_PERCENT_RANGE } from '../notification-settings';
 
 const { min, max } = THRESHOLD_PERCENT_RANGE;
 const PERCENT = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
@@ -27,6 +27,18 @@ export class NotificationSettingsDto {
     description: `A mark within this many percent of the position's liquidation price alerts (${min}-${max})`,
   })
   liquidationDistancePercent: number;
+
+  @ApiProperty({
+    example: DEFAULT_NOTIFICATION_SETTINGS.fundingRateEnabled,
+    description: 'Alert when a watchlist perp’s funding rate goes beyond the threshold',
+  })
+  fundingRateEnabled: boolean;
+
+  @ApiProperty({
+    example: DEFAULT_NOTIFICATION_SETTINGS.fundingRateAprPercent,
+    description: `A perp's hourly funding rate, annualised (× 24 × 365), at or beyond this many percent either way alerts (${FUNDING_APR_PERCENT_RANGE.min}-${FUNDING_APR_PERCENT_RANGE.max})`,
+  })
+  fundingRateAprPercent: number;
 }
 
 /** PUT body: the fields given replace the stored ones; the others keep their value (their default if never set). */
@@ -54,4 +66,21 @@ export class UpdateNotificationSettingsDto {
   @Min(min)
   @Max(max)
   liquidationDistancePercent?: number;
+
+  @ApiPropertyOptional({ example: true })
+  @IsOptional()
+  @IsBoolean()
+  fundingRateEnabled?: boolean;
+
+  @ApiPropertyOptional({
+    example: 50,
+    minimum: FUNDING_APR_PERCENT_RANGE.min,
+    maximum: FUNDING_APR_PERCENT_RANGE.max,
+    description: `Annualised percent, ${FUNDING_APR_PERCENT_RANGE.min}-${FUNDING_APR_PERCENT_RANGE.max}, up to 2 decimals`,
+  })
+  @IsOptional()
+  @IsNumber(PERCENT)
+  @Min(FUNDING_APR_PERCENT_RANGE.min)
+  @Max(FUNDING_APR_PERCENT_RANGE.max)
+  fundingRateAprPercent?: number;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DEFAULT_NOTIFICATION_SETTINGS, PRICE_MOVE_WINDOW_MINUTES } from '../notification-settings';
+import { DEFAULT_NOTIFICATION_SETTINGS, FUNDING_HOURS_PER_YEAR, PRICE_MOVE_WINDOW_MINUTES } from '../notification-settings';
 import { NotificationType } from '../notification-types';
 import { NewNotification } from '../notifications.repository';
 
@@ -18,6 +18,13 @@ export interface LiquidationRiskRow {
   szi: string;
   markPx: string;
   liquidationPx: string;
+}
+
+export interface FundingRateRow {
+  accountId: string;
+  coin: string;
+  /** Hourly rate, as Hyperliquid quotes it. */
+  funding: string;
 }
 
 /** A condition that holds now, with the notification to send if it did not hold at the previous run. */
@@ -82,6 +89,24 @@ export class NotificationConditionsRepository {
           AND ${setting('liquidationRiskEnabled', 'boolean', String(liquidationRiskEnabled))}
           AND abs(m.mark_px - p.liquidation_px) / m.mark_px * 100 <= ${setting('liquidationDistancePercent', 'numeric', '$1::numeric')}`,
       [liquidationDistancePercent],
+    );
+  }
+
+  /** Watchlist perps of accounts with funding alerts on whose hourly funding rate, annualised, is at or beyond the account's threshold either way. */
+  async fundingRates(): Promise<FundingRateRow[]> {
+    const { fundingRateEnabled, fundingRateAprPercent } = DEFAULT_NOTIFICATION_SETTINGS;
+    return this.db.query(
+      `WITH watched AS (
+         SELECT DISTINCT g.account_id, e.coin FROM watchlist_groups g JOIN watchlist_entries e ON e.group_id = g.id
+       )
+       SELECT w.account_id AS "accountId", w.coin, m.funding::text AS funding
+         FROM watched w
+         LEFT JOIN notification_settings s ON s.account_id = w.account_id
+         JOIN hl_markets m ON m.market = 'perp' AND m.coin = w.coin
+        WHERE m.funding IS NOT NULL
+          AND ${setting('fundingRateEnabled', 'boolean', String(fundingRateEnabled))}
+          AND abs(m.funding) * ${FUNDING_HOURS_PER_YEAR} * 100 >= ${setting('fundingRateAprPercent', 'numeric', '$1::numeric')}`,
+      [fundingRateAprPercent],
     );
   }
 

@@ -1,4 +1,4 @@
-import { formatPrice, liquidationRiskMessage, priceMoveMessage } from './notification-messages';
+import { formatPrice, fundingRateMessage, liquidationRiskMessage, priceMoveMessage } from './notification-messages';
 
 describe('notification messages', () => {
   it('says a rise and a fall with the move to one decimal and the price grouped', () => {
@@ -17,5 +17,10 @@ describe('notification messages', () => {
       'Your BTC long is 3.1% from liquidation: mark 97,410, liquidation price 94,400',
     );
     expect(liquidationRiskMessage({ coin: 'ETH', szi: '-2', markPx: '3000', liquidationPx: '3090' })).toMatch(/^Your ETH short is 3\.0% from liquidation/);
+  });
+
+  it('gives the funding rate an hour and a year, and which side pays', () => {
+    expect(fundingRateMessage({ coin: 'BTC', funding: '0.0001' })).toBe('BTC funding is +0.0100% an hour (87.6% a year): longs pay shorts');
+    expect(fundingRateMessage({ coin: 'xyz:TSLA', funding: '-0.0000625' })).toBe('xyz:TSLA funding is -0.0063% an hour (54.8% a year): shorts pay longs');
   });
 });

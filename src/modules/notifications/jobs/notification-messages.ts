@@ -1,5 +1,6 @@
 import BigNumber from 'bignumber.js';
 import { Decimal } from '../../../common/decimal/decimal';
+import { FUNDING_HOURS_PER_YEAR } from '../notification-settings';
 
 const GROUPED = { decimalSeparator: '.', groupSeparator: ',', groupSize: 3 };
 
@@ -26,4 +27,13 @@ export function liquidationRiskMessage({ coin, szi, markPx, liquidationPx }: { c
   const side = new Decimal(szi).isNegative() ? 'short' : 'long';
   const distance = new Decimal(markPx).minus(liquidationPx).abs().div(markPx).times(100);
   return `Your ${coin} ${side} is ${distance.toFixed(1, BigNumber.ROUND_HALF_UP)}% from liquidation: mark ${formatPrice(markPx)}, liquidation price ${formatPrice(liquidationPx)}`;
+}
+
+/** `BTC funding is +0.0100% an hour (87.6% a year): longs pay shorts`. */
+export function fundingRateMessage({ coin, funding }: { coin: string; funding: string }): string {
+  const hourly = new Decimal(funding).times(100);
+  const yearly = hourly.times(FUNDING_HOURS_PER_YEAR).abs();
+  const payer = hourly.isNegative() ? 'shorts pay longs' : 'longs pay shorts';
+  const sign = hourly.isNegative() ? '-' : '+';
+  return `${coin} funding is ${sign}${hourly.abs().toFixed(4, BigNumber.ROUND_HALF_UP)}% an hour (${yearly.toFixed(1, BigNumber.ROUND_HALF_UP)}% a year): ${payer}`;
 }
