@@ -26,6 +26,12 @@ import { PortalModule } from './modules/portal/portal.module';
 import { CohortsModule } from './modules/cohorts/cohorts.module';
 import { WatchlistModule } from './modules/watchlist/watchlist.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
+import { BuilderFillsJobsModule } from './modules/builder-fills/builder-fills-jobs.module';
+import { FeesModule } from './modules/fees/fees.module';
+import { PointsModule } from './modules/points/points.module';
+import { OpcModule } from './modules/opc/opc.module';
+import { ReferralsModule } from './modules/referrals/referrals.module';
+import { RewardsModule } from './modules/rewards/rewards.module';
 
 export type ModuleImport = NonNullable<ModuleMetadata['imports']>[number];
 
@@ -62,6 +68,12 @@ export class AppModule {
         WatchlistModule,
         NotificationsModule,
         CohortsModule,
+        FeesModule,
+        PointsModule,
+        ReferralsModule,
+        OpcModule,
+        RewardsModule,
+        BuilderFillsJobsModule,
         ...(config.metrics.enabled ? [MetricsModule] : []),
         ...extraImports,
       ],

@@ -10,6 +10,8 @@ import { HlJobsModule } from '../modules/hl/jobs/hl-jobs.module';
 import { MarketsCatalogueModule } from '../modules/markets/markets-catalogue.module';
 import { NewsJobsModule } from '../modules/news/news-jobs.module';
 import { NotificationsJobsModule } from '../modules/notifications/notifications-jobs.module';
+import { BuilderFillsJobsModule } from '../modules/builder-fills/builder-fills-jobs.module';
+import { RewardsModule } from '../modules/rewards/rewards.module';
 
 /**
  * The slice of the application the ops commands need: accounts and keys (operator changes go to
@@ -31,6 +33,8 @@ export class CliModule {
         MarketsCatalogueModule,
         NewsJobsModule,
         NotificationsJobsModule,
+        BuilderFillsJobsModule,
+        RewardsModule,
       ],
     };
   }

@@ -5,6 +5,7 @@ import { TIER_NAMES } from '../modules/billing/billing.public';
 import { formatTable, toAccountView, toKeyView } from './cli-views';
 import { HL_COMMANDS } from './hl-commands';
 import { MARKETS_COMMANDS } from './markets-commands';
+import { REWARDS_COMMANDS } from './rewards-commands';
 
 /** Every option a command can take; a command lists which it requires and which are optional. */
 export const OPTION_VALUES = {
@@ -16,6 +17,8 @@ export const OPTION_VALUES = {
   tags: '<tag,tag>',
   sector: '<label>',
   industry: '<label>',
+  program: 'referral|opc',
+  round: '<round id>',
 } as const;
 
 export type OptionName = keyof typeof OPTION_VALUES;
@@ -123,4 +126,5 @@ export const COMMANDS: Record<string, CliCommand> = {
   },
   ...HL_COMMANDS,
   ...MARKETS_COMMANDS,
+  ...REWARDS_COMMANDS,
 };

@@ -190,12 +190,13 @@ describe('loadAppConfig: positions polling', () => {
 });
 
 describe('loadAppConfig: job schedules', () => {
-  it('switches every job on, on the cadences it always had, unless told otherwise', () => {
+  it('switches every job on, on the cadences it always had, unless told otherwise or it needs configuration', () => {
     const { jobs } = loadAppConfig({});
 
     expect(jobs.enabled).toBe(true);
     expect(Object.keys(jobs.schedules)).toEqual([...SCHEDULED_JOBS]);
-    expect(Object.values(jobs.schedules).every((schedule) => schedule.enabled)).toBe(true);
+    const off = Object.entries(jobs.schedules).filter(([, schedule]) => !schedule.enabled);
+    expect(off.map(([name]) => name)).toEqual(['rewards.publish-round', 'rewards.claims']);
     expect(jobs.schedules['hl.markets'].intervalMs).toBe(30_000);
     expect(jobs.schedules['hl.fills'].intervalMs).toBe(10_000);
     expect(jobs.schedules['housekeeping.job-runs'].intervalMs).toBe(600_000);
@@ -227,15 +228,34 @@ describe('loadAppConfig: job schedules', () => {
       'news.ingest',
       'news.analyse',
       'notifications.generate',
+      'economy.builder-fills',
       'housekeeping.job-runs',
       'housekeeping.notifications',
     ]);
   });
 
+  it('publishes claim rounds once a distributor is configured, and reads its Claimed events once an RPC endpoint is too', () => {
+    const distributor = '0x' + 'd'.repeat(40);
+    const on = (env: Record<string, string>) => {
+      const { schedules } = loadAppConfig(env).jobs;
+      return [schedules['rewards.publish-round'].enabled, schedules['rewards.claims'].enabled];
+    };
+    expect(on({ REWARDS_DISTRIBUTOR_ADDRESS: distributor })).toEqual([true, false]);
+    expect(on({ REWARDS_DISTRIBUTOR_ADDRESS: distributor, REWARDS_RPC_URL: 'http://127.0.0.1:8545' })).toEqual([true, true]);
+    expect(on({ REWARDS_DISTRIBUTOR_ADDRESS: distributor, REWARDS_PUBLISH_ROUND_ENABLED: 'false' })).toEqual([false, false]);
+    expect(loadAppConfig({ BUILDER_ADDRESS: '0x' + 'AB'.repeat(20) }).economy.builderAddress).toBe('0x' + 'ab'.repeat(20));
+    expect(() => loadAppConfig({ BUILDER_ADDRESS: '0x1234' })).toThrow(/BUILDER_ADDRESS/);
+  });
+
   it('turns off every markets.* job with MARKETS_JOBS_ENABLED=false, and only those', () => {
     const { schedules } = loadAppConfig({ MARKETS_JOBS_ENABLED: 'false', MARKETS_TRADFI_INTERVAL_MS: '300000' }).jobs;
 
-    expect(Object.keys(schedules).filter((name) => !schedules[name as keyof typeof schedules].enabled)).toEqual(['markets.crypto', 'markets.tradfi']);
+    expect(Object.keys(schedules).filter((name) => !schedules[name as keyof typeof schedules].enabled)).toEqual([
+      'markets.crypto',
+      'markets.tradfi',
+      'rewards.publish-round',
+      'rewards.claims',
+    ]);
     expect(schedules['markets.tradfi'].intervalMs).toBe(300_000);
   });
 
@@ -245,8 +265,9 @@ describe('loadAppConfig: job schedules', () => {
       return Object.keys(schedules).filter((name) => !schedules[name as keyof typeof schedules].enabled);
     };
 
-    expect(off({ NEWS_JOBS_ENABLED: 'false' })).toEqual(['news.ingest', 'news.analyse']);
-    expect(off({ NEWS_ANALYSIS_VENDOR: 'none' })).toEqual(['news.analyse']);
+    const unconfigured = ['rewards.publish-round', 'rewards.claims'];
+    expect(off({ NEWS_JOBS_ENABLED: 'false' })).toEqual(['news.ingest', 'news.analyse', ...unconfigured]);
+    expect(off({ NEWS_ANALYSIS_VENDOR: 'none' })).toEqual(['news.analyse', ...unconfigured]);
   });
 
   it('turns the whole schedule off with JOBS_ENABLED=false, leaving each switch as configured', () => {

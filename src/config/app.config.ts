@@ -22,6 +22,9 @@ export const SCHEDULED_JOBS = [
   'news.ingest',
   'news.analyse',
   'notifications.generate',
+  'economy.builder-fills',
+  'rewards.publish-round',
+  'rewards.claims',
   'housekeeping.job-runs',
   'housekeeping.notifications',
 ] as const;
@@ -137,6 +140,14 @@ export interface AppConfig {
   };
   /** NOTIFICATIONS_RETENTION_DAYS: days a read notification is kept before housekeeping prunes it. */
   notifications: { retentionDays: number };
+  /** The account programmes: the service's builder, the fills' backfill, points' floor, and the claim rounds. */
+  economy: {
+    builderAddress?: string;
+    baseFeeTenthsBps: number;
+    backfillDays: number;
+    pointsMinNotionalUsd: number;
+    rewards: { distributor?: string; tokenSymbol: string; tokenDecimals: number; rpcUrl?: string; fromBlock: number };
+  };
 }
 
 // Only for a newcomer's embedded run; validation refuses them in production.
@@ -254,6 +265,19 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
     hl: { holderPagesCached: env.HL_HOLDER_PAGES_CACHED },
     jobs: { enabled: env.JOBS_ENABLED, schedules: jobSchedules(env), runsRetentionDays: env.JOB_RUNS_RETENTION_DAYS },
     notifications: { retentionDays: env.NOTIFICATIONS_RETENTION_DAYS },
+    economy: {
+      builderAddress: env.BUILDER_ADDRESS,
+      baseFeeTenthsBps: env.BUILDER_BASE_FEE_TENTHS_BPS,
+      backfillDays: env.BUILDER_FILLS_BACKFILL_DAYS,
+      pointsMinNotionalUsd: env.POINTS_MIN_NOTIONAL_USD,
+      rewards: {
+        distributor: env.REWARDS_DISTRIBUTOR_ADDRESS,
+        tokenSymbol: env.REWARDS_TOKEN_SYMBOL,
+        tokenDecimals: env.REWARDS_TOKEN_DECIMALS,
+        rpcUrl: env.REWARDS_RPC_URL,
+        fromBlock: env.REWARDS_FROM_BLOCK,
+      },
+    },
   };
 }
 
@@ -279,6 +303,16 @@ function jobSchedules(env: EnvironmentVariables): Record<ScheduledJobName, JobSc
       intervalMs: env.NEWS_ANALYSE_INTERVAL_MS,
     },
     'notifications.generate': { enabled: env.NOTIFICATIONS_GENERATE_ENABLED, intervalMs: env.NOTIFICATIONS_GENERATE_INTERVAL_MS },
+    'economy.builder-fills': { enabled: env.ECONOMY_BUILDER_FILLS_ENABLED, intervalMs: env.ECONOMY_BUILDER_FILLS_INTERVAL_MS },
+    // Both need configuration: a distributor to publish for, an RPC endpoint to read its events from.
+    'rewards.publish-round': {
+      enabled: env.REWARDS_PUBLISH_ROUND_ENABLED && env.REWARDS_DISTRIBUTOR_ADDRESS !== undefined,
+      intervalMs: env.REWARDS_PUBLISH_ROUND_INTERVAL_MS,
+    },
+    'rewards.claims': {
+      enabled: env.REWARDS_RPC_URL !== undefined && env.REWARDS_DISTRIBUTOR_ADDRESS !== undefined,
+      intervalMs: env.REWARDS_CLAIMS_INTERVAL_MS,
+    },
     'housekeeping.job-runs': { enabled: env.HOUSEKEEPING_JOB_RUNS_ENABLED, intervalMs: env.HOUSEKEEPING_JOB_RUNS_INTERVAL_MS },
     'housekeeping.notifications': { enabled: env.HOUSEKEEPING_NOTIFICATIONS_ENABLED, intervalMs: env.HOUSEKEEPING_NOTIFICATIONS_INTERVAL_MS },
   };

@@ -1,9 +1,10 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { EconomyVariables } from './economy.env';
 import { toBoolean, toInt } from './env-validators';
 
 /** The notifications generator and the retention of read notifications. AuthVariables extends it. */
-export class NotificationVariables {
+export class NotificationVariables extends EconomyVariables {
   /** notifications.generate: alerts of watchlist price moves and of positions nearing liquidation. */
   @Transform(toBoolean)
   @IsOptional()

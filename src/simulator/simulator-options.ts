@@ -4,6 +4,8 @@ export interface SimulatorOptions {
   host?: string;
   wallets?: number;
   seed?: number;
+  /** The service's Hyperliquid builder address, which most builder-attributed trades go through (SIMULATED_SERVICE_BUILDER). */
+  serviceBuilder?: string;
   /** Hyperliquid weight per minute per client IP; 0 turns the budget off (benchmarks). */
   weightPerMinute?: number;
   priceStepMs?: number;

@@ -40,7 +40,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   if (clash) throw new Error(`simulator: ${clash}`);
   const host = options.host ?? DEFAULT_HOST;
   const clock = options.clock ?? Date.now;
-  const world = new SimWorld({ wallets: options.wallets ?? DEFAULT_WALLETS, seed: options.seed, priceStepMs: options.priceStepMs });
+  const world = new SimWorld({
+    wallets: options.wallets ?? DEFAULT_WALLETS,
+    seed: options.seed,
+    priceStepMs: options.priceStepMs,
+    serviceBuilder: options.serviceBuilder,
+  });
   const protocols = startProtocols((protocol) => protocol.start({ world, options, clock }));
   const routes: Array<{ prefix: string; protocol: StartedProtocol }> = Object.entries(SIMULATOR_PROTOCOLS).flatMap(([name, protocol]) =>
     protocol.prefixes.map((prefix) => ({ prefix, protocol: protocols[name as ProtocolName] })),

@@ -72,6 +72,14 @@ describe('Every documented GET under generated requests (property run)', () => {
     // The documented example group id names a group of the first account, so /account/watchlist/{groupId} answers 200 (404 for the others).
     await t.db.query(`INSERT INTO watchlist_groups (id, account_id, name) VALUES ($1, $2, 'majors')`, [WATCHLIST_GROUP_EXAMPLE_ID, accountIds[0]]);
     await t.db.query(`INSERT INTO watchlist_entries (group_id, coin) VALUES ($1, 'BTC'), ($1, 'xyz:TSLA')`, [WATCHLIST_GROUP_EXAMPLE_ID]);
+    // An active OPC for every other account, so its four reads answer 200 for some keys (403 for the rest).
+    for (const [i, id] of accountIds.entries()) {
+      if (i % 2) continue;
+      await t.db.query(
+        `INSERT INTO opc_configs (account_id, name, subdomain, frontend_fee_tenths_bps, builder_address, is_active) VALUES ($1, $2, $2, 25, $3, true)`,
+        [id, `property-${i}`, '0x' + String(i + 1).padStart(40, '0')],
+      );
+    }
     keys = [];
     for (const account of accounts) {
       const more = await Promise.all([1, 2, 3, 4].map(() => t.app.get(AccountAdminService).createKey({ wallet: account.wallet })));

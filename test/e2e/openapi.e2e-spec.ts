@@ -70,6 +70,8 @@ describe('OpenAPI document', () => {
       'GET /api/v1/keys',
       'GET /api/v1/notifications',
       'GET /api/v1/notifications/settings',
+      'GET /api/v1/opc',
+      'GET /api/v1/referral/status',
       'GET /api/v1/usage',
       'GET /api/v1/watchlist',
       'PATCH /api/v1/cohorts/{id}',
@@ -83,9 +85,13 @@ describe('OpenAPI document', () => {
       'POST /api/v1/keys',
       'POST /api/v1/notifications/read-all',
       'POST /api/v1/notifications/{id}/read',
+      'POST /api/v1/opc/activate',
+      'POST /api/v1/opc/deactivate',
+      'POST /api/v1/referral/bind',
       'POST /api/v1/watchlist',
       'POST /api/v1/watchlist/{groupId}/entries',
       'PUT /api/v1/notifications/settings',
+      'PUT /api/v1/opc',
     ]);
     for (const { route, op } of backend) {
       const open = route.endsWith('/login') || route.endsWith('/sign-message');

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { simulatorEnv } from '../../src/simulator/protocol-registry';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator.server';
+import { SIMULATED_SERVICE_BUILDER } from '../../src/simulator/world/builders';
 import { freePort } from '../support/child-process';
 import { runJob } from '../support/hl-stack';
 import { createTestApp, TestApp } from '../support/create-test-app';
@@ -67,6 +68,7 @@ describe('npm run -s simulator -- --print-env', () => {
       HYPERLIQUID_INFO_URL: `http://127.0.0.1:${port}/info`,
       HYPERLIQUID_STATS_URL: `http://127.0.0.1:${port}/Mainnet`,
       HYPERLIQUID_WEIGHT_PER_MINUTE: '1200',
+      BUILDER_ADDRESS: SIMULATED_SERVICE_BUILDER,
     });
     expect(env).toEqual(simulatorEnv(`http://127.0.0.1:${port}`));
     expect(await portIsFree(port)).toBe(true);
@@ -74,11 +76,13 @@ describe('npm run -s simulator -- --print-env', () => {
 
   it('follows the options the simulator will run with', async () => {
     const port = await freePort();
-    const sut = await runSimulatorCli(['--port', String(port), '--host', 'localhost', '--weight-per-minute', '0', '--print-env']);
+    const builder = '0x' + 'ab'.repeat(20);
+    const sut = await runSimulatorCli(['--port', String(port), '--host', 'localhost', '--weight-per-minute', '0', '--service-builder', builder, '--print-env']);
     expect(sut.code).toBe(0);
     expect(parseEnvLines(sut.stdout)).toMatchObject({
       HYPERLIQUID_INFO_URL: `http://localhost:${port}/info`,
       HYPERLIQUID_WEIGHT_PER_MINUTE: '0',
+      BUILDER_ADDRESS: builder,
     });
   }, 60_000);
 

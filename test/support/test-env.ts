@@ -35,6 +35,7 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     NEWS_JOBS_ENABLED: 'false',
     NOTIFICATIONS_GENERATE_ENABLED: 'false',
     HOUSEKEEPING_NOTIFICATIONS_ENABLED: 'false',
+    ECONOMY_BUILDER_FILLS_ENABLED: 'false',
     // Every suite signs in from one address; the limit's own test sets a small one.
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_ADDRESS: '100000',

@@ -85,7 +85,10 @@ export function ApiEnvelope(model: Type<unknown>, options: ApiEnvelopeOptions = 
       ],
     };
   }
-  if (options.nullable) data = { ...data, nullable: true };
+  // OpenAPI 3.0 ignores siblings of a $ref, and an allOf would still hold null to the referenced schema: the
+  // reference or null, as two alternatives.
+  if (options.nullable)
+    data = '$ref' in data ? { type: 'object', nullable: true, anyOf: [data, { type: 'object', nullable: true, enum: [null] }] } : { ...data, nullable: true };
   return applyDecorators(
     ApiExtraModels(EnvelopeDto, PageFieldsDto, model),
     ApiResponse({

@@ -17,6 +17,7 @@ import { Watchlists1765100000000 } from './migrations/1765100000000-watchlists';
 import { Notifications1765100000001 } from './migrations/1765100000001-notifications';
 import { Cohorts1765100000002 } from './migrations/1765100000002-cohorts';
 import { HlMarketsFunding1765100000003 } from './migrations/1765100000003-hl-markets-funding';
+import { Economy1765200000000 } from './migrations/1765200000000-economy';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   Notifications1765100000001,
   Cohorts1765100000002,
   HlMarketsFunding1765100000003,
+  Economy1765200000000,
 ];

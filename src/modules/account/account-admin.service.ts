@@ -6,6 +6,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AccountRepository } from './account.repository';
 import { generateApiKey } from './api-key-format';
+import { generateReferralCode } from './referral-code';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
 import { AccountCreditsRepository, isMetered, isTier, Tier, TIERS } from '../billing/billing.public';
@@ -45,14 +46,17 @@ export class AccountAdminService {
       const account = manager.create(AccountEntity, {
         walletAddress,
         tier: validTier,
+        referralCode: generateReferralCode(),
         ...this.credits.opening(validTier),
         resetAnchorAt: new Date(),
       });
-      return manager.save(account).catch((error: { code?: string }) => {
+      const saved = await manager.save(account).catch((error: { code?: string }) => {
         // Two operators creating the same wallet at once: the loser gets the same answer as a late one.
         if (error.code === UNIQUE_VIOLATION) throw AppError.validation('wallet', `an account for ${walletAddress} already exists`);
         throw error;
       });
+      await recordTierChange(manager, saved.id, validTier);
+      return saved;
     });
   }
 
@@ -92,6 +96,7 @@ export class AccountAdminService {
     return this.accounts.transaction(async (manager) => {
       const account = await this.lockAccount(manager, wallet);
       account.tier = validTier;
+      await recordTierChange(manager, account.id, validTier);
       return this.credits.setBalance(manager, account, { balance: TIERS[validTier].monthlyCredits ?? '0', notes: `tier set to ${TIERS[validTier].label}` });
     });
   }
@@ -165,6 +170,18 @@ export class AccountAdminService {
     if (!account) throw AppError.notFound(`account for wallet ${wallet}`);
     return account;
   }
+}
+
+/**
+ * Fees and points of a fill are priced at the tier the account had when it traded, so every change is kept
+ * with the time it took effect (the transaction's time: one change per transaction).
+ */
+async function recordTierChange(manager: EntityManager, accountId: string, tier: Tier): Promise<void> {
+  await manager.query(
+    `INSERT INTO account_tier_changes (account_id, effective_at, tier) VALUES ($1, now(), $2)
+     ON CONFLICT (account_id, effective_at) DO UPDATE SET tier = EXCLUDED.tier`,
+    [accountId, tier],
+  );
 }
 
 export function normalizeWallet(wallet: string): string {

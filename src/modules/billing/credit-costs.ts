@@ -43,6 +43,19 @@ export const CREDIT_COSTS = {
   'account.watchlist.entries': 1,
   'account.notifications': 1,
   'account.notifications.unread': 1,
+  'account.fees': 1,
+  'account.points': 1,
+  'account.points.transactions': 1,
+  'account.referrals': 1,
+  'account.referrals.referees': 1,
+  'account.referrals.claims': 1,
+  'account.referrals.claims.status': 1,
+  'account.referrals.claims.all': 1,
+  'account.opc': 1,
+  'account.opc.revenue': 1,
+  'account.opc.revenue.summary': 1,
+  'account.opc.claimable': 1,
+  'account.opc.claims': 1,
 } as const satisfies Record<string, number>;
 
 export type EndpointName = keyof typeof CREDIT_COSTS;

@@ -10,6 +10,8 @@ export interface TierPolicy {
   monthlyCredits: string | null;
   /** Builder-fee discount as a fraction (0.1 = 10 %). Contract silent; see docs/decisions.md. */
   feeDiscount: string;
+  /** Points multiplier of a fill made while the account is on this tier (decimal string). */
+  pointsMultiplier: string;
   features: { advancedCharts: boolean; alertsEnabled: boolean };
 }
 
@@ -20,6 +22,7 @@ export const TIERS: Record<Tier, TierPolicy> = {
     rpm: 60,
     monthlyCredits: null,
     feeDiscount: '0',
+    pointsMultiplier: '1',
     features: { advancedCharts: false, alertsEnabled: false },
   },
   pro: {
@@ -27,6 +30,7 @@ export const TIERS: Record<Tier, TierPolicy> = {
     rpm: 200,
     monthlyCredits: '10000000',
     feeDiscount: '0.1',
+    pointsMultiplier: '1.1',
     features: { advancedCharts: true, alertsEnabled: true },
   },
   max: {
@@ -34,6 +38,7 @@ export const TIERS: Record<Tier, TierPolicy> = {
     rpm: 600,
     monthlyCredits: '100000000',
     feeDiscount: '0.2',
+    pointsMultiplier: '1.25',
     features: { advancedCharts: true, alertsEnabled: true },
   },
 };

@@ -47,6 +47,7 @@ function defaultReply(method: string, url: string, body: Record<string, unknown>
     clearinghouseState: body.dex === 'flx' ? 'clearinghouseState.dex-flx.ccxt-stringified.json' : 'clearinghouseState.legacy-2023.json',
     spotClearinghouseState: 'spotClearinghouseState.json',
     userFillsByTime: 'userFills.json',
+    userFills: 'userFills.builderFee.ccxt-stringified.json',
     outcomeMeta: 'outcomeMeta.json',
   };
   if (body.type === 'recentTrades') return { body: JSON.stringify(JSON.parse(fixtureText('wsTrades.json')).data) };
@@ -203,6 +204,15 @@ describe(HyperliquidInfoClient.name, () => {
 
     await expect(trades).rejects.toMatchObject({ kind: 'aborted' });
     expect(requests.map((r) => r.body.type)).toEqual(['clearinghouseState']);
+  });
+
+  it('reads the latest fills with their builder fees as a history read', async () => {
+    const charge = jest.spyOn(sut.budget, 'charge');
+    const fills = await sut.userFills(USER);
+    expect(requests[0].body).toEqual({ type: 'userFills', user: USER });
+    expect(fills.map((f) => f.builderFee)).toEqual(['0.002424', null, null, null, '0.002558']);
+    expect(charge).not.toHaveBeenCalled();
+    expect(await spentWeight((at) => sut.budget.historyWindowKey(at))).toBe(20);
   });
 
   it('omits endTime when not given', async () => {

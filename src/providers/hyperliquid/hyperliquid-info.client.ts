@@ -110,6 +110,11 @@ export class HyperliquidInfoClient implements OnModuleDestroy {
     return this.info({ type: 'spotClearinghouseState', user }, parseSpotClearinghouseState);
   }
 
+  /** The user's latest fills, at most 2,000 (the upstream's page); older ones only through userFillsByTime. */
+  userFills(user: string): Promise<Fill[]> {
+    return this.info({ type: 'userFills', user }, parseFills, (fills) => fills.length);
+  }
+
   /** At most 2,000 fills per call (the upstream's page); page by moving startTime past the last fill. */
   userFillsByTime(user: string, startTime: number, endTime?: number): Promise<Fill[]> {
     const body: InfoBody = { type: 'userFillsByTime', user, startTime, ...(endTime === undefined ? {} : { endTime }) };

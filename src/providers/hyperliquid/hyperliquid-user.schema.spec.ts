@@ -129,7 +129,7 @@ describe(parseSpotClearinghouseState.name, () => {
 });
 
 describe(parseFills.name, () => {
-  it('reads the 2023 fills without tid, feeToken or builderFee', () => {
+  it('reads the 2023 fills without tid, feeToken, builderFee, liquidation or twapId', () => {
     const sut = parseFills(fixture('userFills.json'), 'userFills');
     expect(sut).toHaveLength(500);
     expect(sut[0]).toEqual({
@@ -148,6 +148,8 @@ describe(parseFills.name, () => {
       feeToken: null,
       tid: null,
       builderFee: null,
+      liquidation: null,
+      twapId: null,
     });
     expect(sut[499]).toMatchObject({ side: 'B', startPosition: '-1839.2', oid: 189315555 });
   });
@@ -156,6 +158,66 @@ describe(parseFills.name, () => {
     const json = fixture('userFills.json').slice(0, 1);
     Object.assign(json[0], { tid: 1081368440085115, feeToken: 'USDC', builderFee: '0.046691', twapId: null });
     expect(parseFills(json)[0]).toMatchObject({ tid: 1081368440085115, feeToken: 'USDC', builderFee: '0.046691' });
+  });
+
+  describe('the 2026 fills with builder fees (ccxt recording, ints stringified)', () => {
+    const builderFills = () => fixture('userFills.builderFee.ccxt-stringified.json');
+
+    it('reads builderFee where a builder was paid and null where the field is absent', () => {
+      const sut = parseFills(builderFills(), 'userFills');
+      expect(sut.map((f) => f.builderFee)).toEqual(['0.002424', null, null, null, '0.002558']);
+    });
+
+    it('leaves fee as recorded: it already includes the builder fee', () => {
+      const sut = parseFills(builderFills(), 'userFills');
+      expect(sut.map((f) => f.fee)).toEqual(['0.012896', '0.001173', '0.000282', '0.047504', '0.01361']);
+    });
+
+    it('accepts time, oid and tid sent as numeric strings', () => {
+      const [first] = parseFills(builderFills(), 'userFills');
+      expect(first).toEqual({
+        coin: 'HYPE',
+        px: '33.209',
+        sz: '0.73',
+        side: 'B',
+        time: 1770458548926,
+        startPosition: '0.0',
+        dir: 'Open Long',
+        closedPnl: '0.0',
+        hash: '0x53542a9ac057af8454cd0434d851d202028b00805b5ace56f71cd5ed7f5b896e',
+        oid: 314848230306,
+        crossed: true,
+        fee: '0.012896',
+        feeToken: 'USDC',
+        tid: 882779857052503,
+        builderFee: '0.002424',
+        liquidation: null,
+        twapId: null,
+      });
+    });
+
+    it('reads the liquidation of a liquidation fill and the HIP-3 fee token', () => {
+      const sut = parseFills(builderFills(), 'userFills');
+      expect(sut[1]).toMatchObject({
+        coin: 'flx:CRCL',
+        feeToken: 'USDH',
+        tid: 1019408913364172,
+        liquidation: { liquidatedUser: '0x193bd350ec838b1e22d6f302da5343b920aa1c2b', markPx: '55.92', method: 'market' },
+      });
+      expect(sut.map((f) => f.liquidation !== null)).toEqual([false, true, false, true, false]);
+    });
+
+    it('reads a TWAP slice id sent as an integer', () => {
+      const json = builderFills();
+      json[2].twapId = 3156;
+      expect(parseFills(json)[2].twapId).toBe(3156);
+    });
+
+    it('names a builder fee sent as a number', () => {
+      const json = builderFills();
+      json[4].builderFee = 0.002558;
+      expect(shapeErrorOf(() => parseFills(json, 'userFills')).message).toContain('userFills[4].builderFee: expected decimal string, got number');
+    });
   });
 
   it('names a fill with an unknown side', () => {

@@ -2,6 +2,7 @@ import {
   ClearinghouseState,
   CumFunding,
   Fill,
+  FillLiquidation,
   LEADERBOARD_WINDOWS,
   LeaderboardRow,
   LeaderboardWindow,
@@ -18,7 +19,7 @@ import { asAddress, asObject, asString, fixedLength, mapArray, shapeError } from
 /**
  * Boundary checks for per-user state, fills, trades and the stats-host documents. Tolerates the 2023
  * clearinghouseState (no cumFunding, maxLeverage, crossMaintenanceMarginUsed, time), integers sent as
- * numeric strings, and the 2023 fills (no tid, feeToken, builderFee).
+ * numeric strings, and the 2023 fills (no tid, feeToken, builderFee, liquidation, twapId).
  */
 
 const TRADE_SIDES = ['B', 'A'] as const;
@@ -81,7 +82,7 @@ function parseSpotBalance(item: unknown, path: string): SpotBalance {
   };
 }
 
-/** userFills / userFillsByTime. */
+/** userFills / userFillsByTime. `fee` is kept as sent: it already includes `builderFee`. */
 export function parseFills(json: unknown, label = 'userFillsByTime'): Fill[] {
   return mapArray(json, label, (item, path) => {
     const fill = asObject(item, path);
@@ -101,8 +102,18 @@ export function parseFills(json: unknown, label = 'userFillsByTime'): Fill[] {
       feeToken: fill.stringOrNull('feeToken'),
       tid: fill.integerOrNull('tid'),
       builderFee: fill.decimalOrNull('builderFee'),
+      liquidation: mapOrNull(fill.objectOrNull('liquidation'), parseLiquidation),
+      twapId: fill.integerOrNull('twapId'),
     };
   });
+}
+
+function parseLiquidation(liquidation: Fields): FillLiquidation {
+  return {
+    liquidatedUser: liquidation.has('liquidatedUser') ? liquidation.address('liquidatedUser') : null,
+    markPx: liquidation.decimal('markPx'),
+    method: liquidation.string('method'),
+  };
 }
 
 /** recentTrades (REST); the WebSocket `trades` channel's `data` has the same elements. */

@@ -150,6 +150,15 @@ export interface SpotClearinghouseState {
 
 export type TradeSide = 'B' | 'A';
 
+/** Present on a fill that was part of a liquidation. */
+export interface FillLiquidation {
+  /** Lower-cased; null when the upstream leaves it out. */
+  liquidatedUser: string | null;
+  markPx: string;
+  /** 'market' or 'backstop', as sent. */
+  method: string;
+}
+
 export interface Fill {
   coin: string;
   px: string;
@@ -162,10 +171,49 @@ export interface Fill {
   hash: string;
   oid: number;
   crossed: boolean;
+  /** Everything the user paid on this fill, the builder's share included: never add builderFee to it. */
   fee: string;
   feeToken: string | null;
   tid: number | null;
+  /** The builder's share of `fee`; the upstream omits it when zero (and before 2025), read as null. */
   builderFee: string | null;
+  liquidation: FillLiquidation | null;
+  twapId: number | null;
+}
+
+/**
+ * One row of a builder's daily fills file (`<stats>/builder_fills/<builder>/<YYYYMMDD>.csv.lz4`): a fill of
+ * an order that carried that builder's code. A TWAP slice is never listed (TWAP orders carry no builder code).
+ */
+export interface BuilderFill {
+  /** The builder whose file lists the fill, lower-cased. */
+  builder: string;
+  /** Identity shared with the user's own fills (userFills) and across downloads of the file: see withFillKeys. */
+  fillKey: string;
+  /** Epoch ms. The files give whole seconds (ISO-8601), so several fills of one order share a time. */
+  time: number;
+  /** Lower-cased. */
+  user: string;
+  coin: string;
+  /** 'B' for the file's `Bid`, 'A' for `Ask`: the user's side. */
+  side: TradeSide;
+  px: string;
+  sz: string;
+  /** True when the user took liquidity. */
+  crossed: boolean;
+  /** As sent ('Ioc', 'Alo', 'Gtc', 'FrontendMarket'); null when empty. */
+  tif: string | null;
+  /** The other side of the trade, lower-cased; equal to `user` for a self-matched fill; null when empty. */
+  counterparty: string | null;
+  closedPnl: string;
+  /** Null when the file says 0 or nothing (not a TWAP slice). */
+  twapId: number | null;
+  /** What the user paid the builder on this fill (quote or collateral token); may be '0'. */
+  builderFee: string;
+  /** Newer files only ('Na' for an ordinary fill); null when the column or the value is missing. */
+  specialTradeType: string | null;
+  /** Newer files only; null when the column or the value is missing. */
+  isTrigger: boolean | null;
 }
 
 export interface RecentTrade {

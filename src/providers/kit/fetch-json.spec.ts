@@ -225,6 +225,37 @@ describe(fetchUpstream.name, () => {
     expect(server.attempts()).toBe(1);
   });
 
+  it('returns the body as bytes, unaltered, for a binary file', async () => {
+    const bytes = Buffer.from([0x04, 0x22, 0x4d, 0x18, 0xff, 0x00, 0xc3]);
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(bytes);
+    });
+    const response = await fetchUpstream({ ...feedGet(server.url), responseType: 'bytes' });
+    expect(Buffer.isBuffer(response.body)).toBe(true);
+    expect(response.body).toEqual(bytes);
+  });
+
+  it('answers an accepted status with a null body, without retrying', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end('<Error><Code>AccessDenied</Code></Error>');
+    });
+    const response = await fetchUpstream({ ...feedGet(server.url), responseType: 'bytes', acceptStatuses: [403, 404] });
+    expect(response).toMatchObject({ status: 403, body: null });
+    expect(server.attempts()).toBe(1);
+  });
+
+  it('still retries a 5xx when other statuses are accepted', async () => {
+    server = await startServer((_req, res, attempt) => {
+      res.writeHead(attempt === 1 ? 503 : 403);
+      res.end();
+    });
+    const response = await fetchUpstream({ ...feedGet(server.url), acceptStatuses: [403] });
+    expect(response.status).toBe(403);
+    expect(server.attempts()).toBe(2);
+  });
+
   it('fails on a 304 the call did not ask for, without retrying', async () => {
     server = await startServer((_req, res) => {
       res.writeHead(304);

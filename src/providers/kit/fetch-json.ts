@@ -15,13 +15,18 @@ export interface FetchJsonOptions {
   body?: unknown;
   /** Extra request headers (a vendor's key header, the User-Agent SEC asks for). */
   headers?: Readonly<Record<string, string>>;
-  /** 'text' returns the body unparsed (RSS and Atom feeds); 'json', the default, parses it. */
-  responseType?: 'json' | 'text';
+  /** 'text' returns the body unparsed (RSS and Atom feeds); 'bytes', as a Buffer (compressed files); 'json', the default, parses it. */
+  responseType?: 'json' | 'text' | 'bytes';
   /**
    * A conditional GET (the caller sends If-None-Match / If-Modified-Since): a 304 is then an answer, with a
    * null body, not an HTTP error.
    */
   acceptNotModified?: boolean;
+  /**
+   * Statuses that are an answer rather than a failure (a file host answering 403 for a file not yet
+   * published): returned with a null body, never retried.
+   */
+  acceptStatuses?: readonly number[];
   /** Per attempt, covering the headers and the whole body. */
   timeoutMs: number;
   /** Attempts after the first; only 429, 5xx, timeouts and network failures are retried. */
@@ -42,10 +47,10 @@ export interface FetchJsonOptions {
   beforeAttempt?: (attempt: number) => Promise<void>;
 }
 
-/** A successful answer: a 2xx, or a 304 when the call accepts it. */
+/** A successful answer: a 2xx, or a 304 or another status the call accepts. */
 export interface UpstreamResponse {
   status: number;
-  /** The parsed JSON or the text; null for a 304. */
+  /** The parsed JSON, the text or the bytes; null for a 304 or an accepted status. */
   body: unknown;
   /** For the validators a conditional GET sends next time (ETag, Last-Modified). */
   headers: Headers;
@@ -104,7 +109,7 @@ async function attemptOnce(options: FetchJsonOptions): Promise<Attempt> {
     return failed(err);
   }
 
-  if (res.status === 304 && options.acceptNotModified) {
+  if ((res.status === 304 && options.acceptNotModified) || options.acceptStatuses?.includes(res.status)) {
     await res.body?.cancel().catch(() => undefined);
     return { ok: true, response: { status: res.status, body: null, headers: res.headers } };
   }
@@ -116,13 +121,20 @@ async function attemptOnce(options: FetchJsonOptions): Promise<Attempt> {
     return { ok: false, error, retryAfterMs: error.retryable ? parseRetryAfter(res.headers.get('retry-after')) : undefined };
   }
 
+  const answered = (value: unknown): Attempt => ({ ok: true, response: { status: res.status, body: value, headers: res.headers } });
+  if (responseType === 'bytes') {
+    try {
+      return answered(Buffer.from(await res.arrayBuffer()));
+    } catch (err) {
+      return failed(err);
+    }
+  }
   let text: string;
   try {
     text = await res.text();
   } catch (err) {
     return failed(err);
   }
-  const answered = (value: unknown): Attempt => ({ ok: true, response: { status: res.status, body: value, headers: res.headers } });
   if (responseType === 'text') return answered(text);
   try {
     return answered(JSON.parse(text) as unknown);

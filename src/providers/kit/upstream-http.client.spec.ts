@@ -173,6 +173,39 @@ describe(UpstreamHttpClient.name, () => {
     expect(answer).toEqual({ status: 200, body: '<rss/>', etag: '"v2"' });
   });
 
+  it('hands parse an accepted status with a null body, counting an ok call without a warning', async () => {
+    replies = [{ status: 403, body: '<Error/>' }];
+    const answer = await makeClient().getAccepting({
+      label: 'file',
+      url: `${url}/file.lz4`,
+      responseType: 'bytes',
+      acceptStatuses: [403],
+      parse: ({ status, body }) => ({ status, body }),
+    });
+    expect(answer).toEqual({ status: 403, body: null });
+    expect(requests).toHaveLength(1);
+    expect(await counter(upstreamCalls, { provider, outcome: 'ok' })).toBe(1);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('hands an accepting GET answered 200 the bytes', async () => {
+    replies = [{ status: 200, body: 'abc' }];
+    const answer = await makeClient().getAccepting({
+      label: 'file',
+      url: `${url}/file.lz4`,
+      responseType: 'bytes',
+      acceptStatuses: [403],
+      parse: ({ status, body }) => ({ status, bytes: [...(body as Buffer)] }),
+    });
+    expect(answer).toEqual({ status: 200, bytes: [0x61, 0x62, 0x63] });
+  });
+
+  it('reports a status the accepting GET did not accept as kind http', async () => {
+    replies = [{ status: 401, body: '' }];
+    const call = makeClient().getAccepting({ label: 'file', url: `${url}/file.lz4`, acceptStatuses: [403], parse: () => 'answered' });
+    await expect(call).rejects.toMatchObject({ kind: 'http', upstreamStatus: 401 });
+  });
+
   it('counts a conditional GET whose parse refuses the body as kind shape', async () => {
     replies = [{ status: 200, body: '<html></html>' }];
     const refuse = () => {

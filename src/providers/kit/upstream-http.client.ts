@@ -35,8 +35,8 @@ export interface UpstreamRequest<T> {
   /** Sent as JSON when present. */
   body?: unknown;
   headers?: Readonly<Record<string, string>>;
-  /** 'text' hands `parse` the raw body (feeds); 'json', the default, the parsed document. */
-  responseType?: 'json' | 'text';
+  /** 'text' hands `parse` the raw body (feeds); 'bytes', a Buffer (compressed files); 'json', the default, the parsed document. */
+  responseType?: 'json' | 'text' | 'bytes';
   /** This call's timeout when it differs from the client's (a large document). */
   timeoutMs?: number;
   /** What every attempt costs from the budget (default 1); 0 spends nothing (another host, not limited). */
@@ -57,6 +57,14 @@ export interface UpstreamRequest<T> {
 export interface ConditionalGetRequest<T> extends Omit<UpstreamRequest<T>, 'method' | 'body' | 'parse' | 'surcharge'> {
   /** Checks the answer's shape: typed data, or an UpstreamError of kind 'shape'. */
   parse: (response: UpstreamResponse) => T;
+}
+
+/**
+ * A GET where some non-2xx statuses are answers, not failures (a file host answering 403 for a file not yet
+ * published): `parse` sees them with a null body; they are not retried, logged or counted as errors.
+ */
+export interface AcceptingGetRequest<T> extends ConditionalGetRequest<T> {
+  acceptStatuses: readonly number[];
 }
 
 /**
@@ -96,9 +104,13 @@ export class UpstreamHttpClient {
     return this.send({ ...call, method: 'GET' }, { acceptNotModified: true }, async (response) => call.parse(response));
   }
 
+  getAccepting<T>({ acceptStatuses, ...call }: AcceptingGetRequest<T>): Promise<T> {
+    return this.send({ ...call, method: 'GET' }, { acceptNotModified: false, acceptStatuses }, async (response) => call.parse(response));
+  }
+
   private async send<T>(
     call: Omit<UpstreamRequest<unknown>, 'parse' | 'surcharge'>,
-    { acceptNotModified }: { acceptNotModified: boolean },
+    { acceptNotModified, acceptStatuses }: { acceptNotModified: boolean; acceptStatuses?: readonly number[] },
     handle: (response: UpstreamResponse) => Promise<T>,
   ): Promise<T> {
     const { provider, budget, maxBudgetWaitMs } = this.options;
@@ -114,6 +126,7 @@ export class UpstreamHttpClient {
         headers: { ...this.options.headers, ...call.headers },
         responseType: call.responseType,
         acceptNotModified,
+        acceptStatuses,
         timeoutMs: call.timeoutMs ?? this.options.timeoutMs,
         maxRetries: this.options.maxRetries,
         provider,

@@ -8,11 +8,15 @@ import { baseWeight, itemWeight, WeightBudget } from './weight-budget';
 
 export const INFO_PATH = '/info';
 export const STATS_PATH = '/Mainnet';
+/** `GET <stats>/builder_fills/{builder}/{YYYYMMDD}.csv.lz4`: one builder's fills of one UTC day. */
+const BUILDER_FILLS_PATH = new RegExp(`^${STATS_PATH}/builder_fills/([^/]+)/([^/]+)\\.csv\\.lz4$`);
+/** What the stats host's bucket answers for a file it does not have (or will not show yet). */
+const ACCESS_DENIED = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
 /** Mainnet's limit, and the simulator's unless told otherwise. */
 export const MAINNET_WEIGHT_PER_MINUTE = 1200;
 
 export interface HyperliquidCounters {
-  /** `/info` requests by `type`, plus `leaderboard` and `vaults` for the stats host. */
+  /** `/info` requests by `type`, plus `leaderboard`, `vaults` and `builder_fills` for the stats host. */
   requestsByType: Record<string, number>;
   weightSpent: number;
   rateLimited: number;
@@ -31,7 +35,8 @@ function emptyCounters(): HyperliquidCounters {
 
 /**
  * The local Hyperliquid: `POST /info` with the upstream request types and weight budget, and the stats host's
- * `GET /Mainnet/leaderboard` and `GET /Mainnet/vaults`.
+ * `GET /Mainnet/leaderboard`, `GET /Mainnet/vaults` and the daily builder files
+ * `GET /Mainnet/builder_fills/{builder}/{YYYYMMDD}.csv.lz4`.
  */
 export function startHyperliquid({ world, options, clock }: ProtocolContext): HyperliquidSimulation {
   const market = new HyperliquidMarket(world);
@@ -82,6 +87,13 @@ export function startHyperliquid({ world, options, clock }: ProtocolContext): Hy
     if (path === `${STATS_PATH}/vaults`) {
       count('vaults');
       return send(res, 200, JSON.stringify(market.vaults(clock())), 'application/json');
+    }
+    if (path.startsWith(`${STATS_PATH}/builder_fills/`)) {
+      count('builder_fills');
+      // The files sit in a bucket that answers 403 for any key it does not have, not 404.
+      const name = BUILDER_FILLS_PATH.exec(path);
+      const file = name ? market.builderFills(name[1], name[2], clock()) : null;
+      return file ? send(res, 200, file, 'application/octet-stream') : send(res, 403, ACCESS_DENIED, 'application/xml');
     }
     send(res, 404, 'Not Found', 'text/plain');
   };

@@ -2,6 +2,7 @@ import { Instrument } from '../world/catalog';
 import { MarketMeta } from './market-meta';
 import { clearinghouseStateBody, perpAccount, spotClearinghouseStateBody } from './account-state';
 import { fillBody, MAX_FILLS_PER_RESPONSE, walletFills } from './fills';
+import { builderFillsFile, fileDayStart } from './builder-fills';
 import { l2Book, recentTrades } from './trades';
 import { buildLeaderboard, LEADERBOARD_REFRESH_MS, totalAccountValue, vaultsBody } from './leaderboard';
 import { hash2, unit } from '../world/prng';
@@ -15,12 +16,17 @@ import { SimRequestError } from '../sim-request-error';
  * request with startTime 0 to about a month of cycles.
  */
 export const FILL_HISTORY_MS = 30 * 86_400_000;
+const DAY_MS = 86_400_000;
 const VAULT_EPOCH_MS = 1_700_000_000_000;
+/** Bytes of builder files kept built (a past day never changes); 10,000 wallets make ~6 MB a day for the service. */
+const BUILDER_FILE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** The world as Hyperliquid shows it: the `/info` answers and the stats host's documents, as wire objects. */
 export class HyperliquidMarket {
   private readonly meta: MarketMeta;
   private leaderboardCache: { bucket: number; body: Promise<Buffer> } | null = null;
+  private readonly builderFileCache = new Map<string, Buffer>();
+  private builderFileCacheBytes = 0;
 
   constructor(readonly world: SimWorld) {
     this.meta = new MarketMeta(world.catalog, world.prices, world.openInterest, world.spotHeld);
@@ -98,6 +104,29 @@ export class HyperliquidMarket {
   l2Book(coin: string, t: number): object | null {
     const instrument = this.instrument(coin);
     return instrument ? l2Book(this.world.prices, instrument, t) : null;
+  }
+
+  /**
+   * A builder's `{YYYYMMDD}.csv.lz4` (builder lower-case, as the real paths require), or null where the stats
+   * host has no file: an unknown builder, a day without its fills, or a day that has not ended at time t.
+   */
+  builderFills(builder: string, day: string, t: number): Buffer | null {
+    const dayStart = fileDayStart(day);
+    if (dayStart === null || dayStart + DAY_MS > t || !this.world.clientsOf(builder)) return null;
+    const key = `${builder}/${day}`;
+    const cached = this.builderFileCache.get(key);
+    if (cached) return cached;
+    const file = builderFillsFile({ world: this.world, builder, dayStart });
+    if (!file) return null;
+    this.builderFileCache.set(key, file);
+    this.builderFileCacheBytes += file.length;
+    // Maps iterate in insertion order, so the first entry is the oldest; the newest always stays.
+    for (const [oldKey, oldFile] of this.builderFileCache) {
+      if (this.builderFileCacheBytes <= BUILDER_FILE_CACHE_BYTES || oldKey === key) break;
+      this.builderFileCache.delete(oldKey);
+      this.builderFileCacheBytes -= oldFile.length;
+    }
+    return file;
   }
 
   /** The leaderboard document (vaults included), valued at the start of its refresh period and built once per period. */

@@ -1,4 +1,5 @@
 import { SimulatorProtocol } from '../simulator-protocol';
+import { SIMULATED_SERVICE_BUILDER } from '../world/builders';
 import { HyperliquidSimulation, INFO_PATH, MAINNET_WEIGHT_PER_MINUTE, startHyperliquid, STATS_PATH } from './hyperliquid-handler';
 
 /**
@@ -16,6 +17,8 @@ export const HYPERLIQUID_PROTOCOL: SimulatorProtocol<HyperliquidSimulation> = {
     // The service's budget exists to stay under the upstream's limit, and here the simulator is the upstream:
     // its limit is the right budget, and 0 (limit off) turns the service's budget off too.
     HYPERLIQUID_WEIGHT_PER_MINUTE: String(options.weightPerMinute ?? MAINNET_WEIGHT_PER_MINUTE),
+    // The builder most simulated traders trade through: the service reads its fills as its own.
+    BUILDER_ADDRESS: options.serviceBuilder ?? SIMULATED_SERVICE_BUILDER,
   }),
   start: startHyperliquid,
 };

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 const TWO_32 = 4294967296;
 
 /** Final mix of a 32-bit integer (lowbias32); good avalanche, used for every deterministic draw. */
@@ -60,11 +58,6 @@ export function hexHash(seed: number): string {
     out += h.toString(16).padStart(8, '0');
   }
   return out;
-}
-
-/** Wallet and vault addresses: `0x` + the first 40 hex digits of sha256(seed:kind:index). */
-export function deriveAddress(seed: number, kind: 'wallet' | 'vault', index: number): string {
-  return `0x${createHash('sha256').update(`${seed}:${kind}:${index}`).digest('hex').slice(0, 40)}`;
 }
 
 /** Value noise in [-1, 1]: a fresh random value at each integer x, smoothly interpolated in between. */

@@ -1,8 +1,9 @@
+import { SIMULATED_SERVICE_BUILDER, worldBuilders, WorldBuilders } from './builders';
 import { buildCatalog, Catalog, Instrument } from './catalog';
 import { MarketBook } from './market-book';
 import { PriceModel } from './price-model';
-import { deriveAddress } from './prng';
-import { generateWallet, WalletProfile } from './wallet-model';
+import { simulatedAddresses, simulatedPrivateKey } from './wallet-keys';
+import { generateWallet, WalletContext, WalletProfile } from './wallet-model';
 import { SPOT_TOKENS, VAULT_NAMES } from './universe';
 
 export interface SimWorldOptions {
@@ -11,6 +12,8 @@ export interface SimWorldOptions {
   seed?: number;
   /** Prices change once per step. */
   priceStepMs?: number;
+  /** The builder address of the service under test; SIMULATED_SERVICE_BUILDER unless set. */
+  serviceBuilder?: string;
 }
 
 export const DEFAULT_SEED = 42;
@@ -19,7 +22,8 @@ export const DEFAULT_PRICE_STEP_MS = 2000;
 /**
  * The one deterministic world every protocol reads from: instruments, prices over time, wallets and vaults.
  * Wallets are derived on demand from (seed, index); only addresses and the totals that need every wallet
- * (open interest, spot supply) are computed at start, so the same seed always gives the same world.
+ * (open interest, spot supply, who trades through which builder) are computed at start, so the same seed always
+ * gives the same world. Every wallet and vault address is that of an ethers key derived from (seed, index).
  */
 export class SimWorld {
   readonly seed: number;
@@ -36,8 +40,13 @@ export class SimWorld {
   readonly openInterest: Float64Array;
   /** Summed balances per spot token index. */
   readonly spotHeld: Float64Array;
+  /** The service's builder and the OPC builders the wallets trade through. */
+  readonly builders: WorldBuilders;
   readonly startupMs: number;
   private readonly addressIndex = new Map<string, number>();
+  private readonly walletContext: WalletContext;
+  /** Builder -> indexes (ascending) of the accounts with at least one position traded through it. */
+  private readonly builderClients = new Map<string, number[]>();
 
   constructor(options: SimWorldOptions) {
     const started = performance.now();
@@ -46,9 +55,11 @@ export class SimWorld {
     this.catalog = buildCatalog(this.seed);
     this.prices = new PriceModel(this.catalog, this.seed, options.priceStepMs ?? DEFAULT_PRICE_STEP_MS);
     this.markets = new MarketBook(this.seed, this.catalog, this.prices);
-    this.addresses = [];
-    for (let i = 0; i < this.walletCount; i++) this.addresses.push(deriveAddress(this.seed, 'wallet', i));
-    this.vaultAddresses = VAULT_NAMES.map((_, k) => deriveAddress(this.seed, 'vault', k));
+    this.builders = worldBuilders(this.seed, options.serviceBuilder ?? SIMULATED_SERVICE_BUILDER);
+    this.walletContext = { catalog: this.catalog, seed: this.seed, walletCount: this.walletCount, builders: this.builders };
+    for (const builder of [this.builders.service, ...this.builders.opcs.map((opc) => opc.b)]) this.builderClients.set(builder, []);
+    this.addresses = simulatedAddresses({ seed: this.seed, kind: 'wallet' }, this.walletCount);
+    this.vaultAddresses = simulatedAddresses({ seed: this.seed, kind: 'vault' }, VAULT_NAMES.length);
     this.addresses.push(...this.vaultAddresses);
     this.addresses.forEach((address, index) => this.addressIndex.set(address, index));
 
@@ -60,6 +71,10 @@ export class SimWorld {
       positions += wallet.perps.length;
       for (const slot of wallet.perps) this.openInterest[slot.instrument.id] += slot.size;
       for (const holding of wallet.spot) this.spotHeld[holding.token] += holding.total;
+      for (const { builder } of wallet.perps) {
+        const clients = builder && this.builderClients.get(builder.b);
+        if (clients && clients[clients.length - 1] !== i) clients.push(i);
+      }
     }
     this.positionCount = positions;
     for (let id = 0; id < this.openInterest.length; id++) this.openInterest[id] /= 2;
@@ -67,7 +82,18 @@ export class SimWorld {
   }
 
   wallet(index: number): WalletProfile {
-    return generateWallet(this.catalog, this.seed, this.walletCount, index);
+    return generateWallet(this.walletContext, index);
+  }
+
+  /** The ethers private key behind the trader wallet `addresses[index]`: a test key, public to anyone with the seed. */
+  privateKey(index: number): string {
+    if (!Number.isInteger(index) || index < 0 || index >= this.walletCount) throw new RangeError(`no trader wallet ${index}`);
+    return simulatedPrivateKey({ seed: this.seed, kind: 'wallet' }, index);
+  }
+
+  /** Indexes (ascending) of the accounts trading through a builder; undefined for a builder this world does not know. */
+  clientsOf(builder: string): readonly number[] | undefined {
+    return this.builderClients.get(builder);
   }
 
   walletOf(address: string): WalletProfile | undefined {

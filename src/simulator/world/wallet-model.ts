@@ -1,3 +1,4 @@
+import { BuilderCode, pickBuilder, WorldBuilders } from './builders';
 import { Catalog, Instrument } from './catalog';
 import { hash2, mulberry32, unit } from './prng';
 import { roundSz } from './tick-rules';
@@ -9,6 +10,8 @@ const HIP3_TRADER_SHARE = 0.3;
 const OUTCOME_TRADER_SHARE = 0.15;
 /** Uniform 0..20 positions: 10 on average, so 100,000 wallets hold about 1,000,000 positions. */
 const MAX_POSITIONS = 20;
+/** Share of positions traded through a builder (the service's or an OPC's). */
+const BUILDER_SHARE = 0.2;
 const ISOLATED_LEVERAGES = [1, 2, 3, 5, 10];
 const CROSS_LEVERAGES = [1, 2, 3, 5, 10, 20, 25, 40];
 
@@ -25,7 +28,8 @@ export interface PerpSlot {
   phaseMs: number;
   longBias: number;
   seed: number;
-  builder: boolean;
+  /** The builder code its orders carry, or null for orders placed without one. */
+  builder: BuilderCode | null;
   maker: boolean;
   /** Funding paid before the current cycle, as a share of notional. */
   fundingCarry: number;
@@ -103,8 +107,16 @@ function sampleInstruments(rng: () => number, pool: Instrument[], count: number)
   return chosen;
 }
 
+/** What every wallet of a world is derived from. */
+export interface WalletContext {
+  catalog: Catalog;
+  seed: number;
+  walletCount: number;
+  builders: WorldBuilders;
+}
+
 /** Derives wallet `index` (vaults follow the wallets) from the seed alone, so nothing per wallet is stored. */
-export function generateWallet(catalog: Catalog, seed: number, walletCount: number, index: number): WalletProfile {
+export function generateWallet({ catalog, seed, walletCount, builders }: WalletContext, index: number): WalletProfile {
   const walletSeed = hash2(seed ^ 0x5eed, index);
   const rng = mulberry32(walletSeed);
   const isVault = index >= walletCount;
@@ -123,6 +135,7 @@ export function generateWallet(catalog: Catalog, seed: number, walletCount: numb
     const leverages = leveragesFor(isolated, instrument.maxLeverage);
     const cycleMs = Math.round(logUniform(rng, 2 * HOUR_MS, 7 * DAY_MS));
     const basePx = instrument.perp?.basePx ?? 1;
+    const slotSeed = hash2(walletSeed, j + 1);
     return {
       instrument,
       size: roundSz((grossNotional * shares[j]) / shareTotal / basePx, instrument.szDecimals),
@@ -131,8 +144,9 @@ export function generateWallet(catalog: Catalog, seed: number, walletCount: numb
       cycleMs,
       phaseMs: Math.floor(rng() * cycleMs),
       longBias: 0.35 + rng() * 0.35,
-      seed: hash2(walletSeed, j + 1),
-      builder: rng() < 0.2,
+      seed: slotSeed,
+      // Drawn for vaults too (which trade without a front-end) so that the draws after it stay in step.
+      builder: rng() < BUILDER_SHARE && !isVault ? pickBuilder(builders, { walletSeed, slotSeed }) : null,
       maker: rng() < 0.3,
       fundingCarry: (rng() - 0.3) * 0.02,
     };

@@ -14,6 +14,10 @@ export class AccountEntity {
   @Column({ type: 'varchar', length: 8 })
   tier: Tier;
 
+  /** The code other wallets bind to this account with (POST /api/v1/referral/bind). */
+  @Column({ name: 'referral_code', type: 'varchar', length: 16, unique: true })
+  referralCode: string;
+
   /** Balance as last settled from the ledger; the live balance of paid accounts is the KV store's. */
   @Column({ name: 'credit_balance', type: 'numeric', precision: 24, scale: 6, transformer: decimalTransformer })
   creditBalance: string;

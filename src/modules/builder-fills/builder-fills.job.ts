@@ -1,0 +1,161 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { AppConfig } from '../../config/app.config';
+import { JobOutcome, JobProgress } from '../../jobs/job.types';
+import { BUILDER_FILLS_SOURCE, BuilderFillsSource } from '../../providers/hyperliquid/builder-fills-source';
+import { withFillKeys } from '../../providers/hyperliquid/fill-identity';
+import { HyperliquidInfoClient } from '../../providers/hyperliquid/hyperliquid-info.client';
+import { BuilderFill, Fill } from '../../providers/hyperliquid/hyperliquid.types';
+import { TIER_NAMES, TIERS } from '../billing/billing.public';
+import { OpcRevenueRepository } from '../opc/opc-revenue.repository';
+import { PointsLedgerRepository } from '../points/points-ledger.repository';
+import { BuilderFillsRepository } from './builder-fills.repository';
+import { AttributedFill, builderOfUserFill, fromDailyFile, fromUserFill, marketOf, quoteTokens, TrackedBuilder } from './fill-attribution';
+
+const DAY_MS = 86_400_000;
+const USD_QUOTES = new Set(['USDC']);
+
+/**
+ * economy.builder-fills: reads the fills attributed to the service's builder and to each active OPC's, then
+ * credits points, refreshes the points ranks and the OPCs' daily revenue. Finished days come from the
+ * builder's daily file (read once it is published; a day not yet published is asked again next run); today,
+ * and a finished day whose file is not out yet, from the account wallets' own fills, attributed by the
+ * builder fee's rate. Both give a fill the same key, so each fill is stored once however it arrives.
+ */
+@Injectable()
+export class BuilderFillsJob {
+  private readonly logger = new Logger(BuilderFillsJob.name);
+
+  constructor(
+    @Inject(BUILDER_FILLS_SOURCE) private readonly files: BuilderFillsSource,
+    private readonly info: HyperliquidInfoClient,
+    private readonly fills: BuilderFillsRepository,
+    private readonly points: PointsLedgerRepository,
+    private readonly opcRevenue: OpcRevenueRepository,
+    private readonly config: ConfigService<AppConfig, true>,
+  ) {}
+
+  async run(signal?: AbortSignal, progress?: JobProgress, now = Date.now()): Promise<JobOutcome> {
+    const { backfillDays, pointsMinNotionalUsd } = this.config.get('economy', { infer: true });
+    const builders = await this.trackedBuilders();
+    const quotes = new SpotQuotes(this.info, this.fills);
+    let stored = 0;
+    let failures = 0;
+    const days = finishedDays(now, backfillDays);
+    const pendingDays = new Map<string, string[]>();
+    for (const builder of builders) {
+      const read = await this.fills.ingestedDays(builder.address, days[0]);
+      const missing = days.filter((day) => !read.has(day));
+      const unpublished: string[] = [];
+      for (const day of missing) {
+        signal?.throwIfAborted();
+        progress?.report(`reading ${builder.address} ${day}`);
+        try {
+          const file = await this.files.dailyFills({ builder: builder.address, day, signal });
+          if (file.status === 'not-published') {
+            unpublished.push(day);
+            continue;
+          }
+          stored += await this.fills.store(await Promise.all(file.fills.map(async (fill) => fromDailyFile(fill, await quotes.usdOf(fill)))));
+          await this.fills.markDayIngested(builder.address, day, file.fills.length);
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          failures++;
+          unpublished.push(day);
+          this.logger.warn(`builder fills ${builder.address} ${day}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      pendingDays.set(builder.address, unpublished);
+    }
+    // The wallets' own fills cover today, and yesterday while its file is not in (files come out a day later;
+    // an older day whose file is still missing stays missing: a builder with no fills that day has none).
+    const yesterday = days[days.length - 1];
+    const yesterdayPending = [...pendingDays.values()].some((pending) => pending.includes(yesterday));
+    const since = startOfDay(now) - (yesterdayPending ? DAY_MS : 0);
+    const own = await this.ownFills(builders, since, quotes, signal);
+    stored += await this.fills.store(own.fills);
+    failures += own.failures;
+
+    progress?.report('crediting points');
+    const credited = await this.points.accrue(pointsMinNotionalUsd);
+    await this.points.refreshRanks();
+    const revenueEntries = await this.opcRevenue.refresh(backfillDays + 1);
+    return { rows: stored, failures, details: { builders: builders.length, pointsCredited: credited, revenueEntries } };
+  }
+
+  /** The service's builder (its base rate and the rates after each tier's discount) and every active OPC's. */
+  private async trackedBuilders(): Promise<TrackedBuilder[]> {
+    const { builderAddress, baseFeeTenthsBps } = this.config.get('economy', { infer: true });
+    const service: TrackedBuilder[] = builderAddress
+      ? [{ address: builderAddress, feeRatesTenthsBps: TIER_NAMES.map((tier) => baseFeeTenthsBps * (1 - Number(TIERS[tier].feeDiscount))) }]
+      : [];
+    const opcs = (await this.opcRevenue.activeBuilders()).map((opc) => ({ address: opc.address, feeRatesTenthsBps: [opc.feeTenthsBps] }));
+    return [...service, ...opcs.filter((opc) => opc.address !== builderAddress)];
+  }
+
+  /** Builder-attributed fills of every account wallet since `since`, paged 2,000 at a time; one wallet failing does not stop the rest. */
+  private async ownFills(
+    builders: TrackedBuilder[],
+    since: number,
+    quotes: SpotQuotes,
+    signal?: AbortSignal,
+  ): Promise<{ fills: AttributedFill[]; failures: number }> {
+    const fills: AttributedFill[] = [];
+    let failures = 0;
+    if (builders.length === 0) return { fills, failures };
+    for (const wallet of await this.fills.accountWallets()) {
+      signal?.throwIfAborted();
+      try {
+        const page = withFillKeys((await this.userFillsSince(wallet, since)).map((fill) => ({ ...fill, user: wallet })));
+        for (const fill of page) {
+          const builder = builderOfUserFill(fill, builders);
+          if (builder) fills.push(fromUserFill(fill, wallet, builder, await quotes.usdOf(fill)));
+        }
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        failures++;
+        this.logger.warn(`fills of ${wallet}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return { fills, failures };
+  }
+
+  private async userFillsSince(wallet: string, since: number): Promise<Fill[]> {
+    const all: Fill[] = [];
+    let start = since;
+    for (;;) {
+      const page = await this.info.userFillsByTime(wallet, start);
+      all.push(...page);
+      if (page.length < 2_000) return all;
+      start = Math.max(...page.map((fill) => fill.time)) + 1;
+    }
+  }
+}
+
+/** USD per unit of a fill's quote: 1 for perps and USDC pairs, else the quote token's mid at the fill's time. */
+class SpotQuotes {
+  private pairs?: Promise<Map<string, string>>;
+
+  constructor(
+    private readonly info: HyperliquidInfoClient,
+    private readonly fills: BuilderFillsRepository,
+  ) {}
+
+  async usdOf(fill: Pick<BuilderFill, 'coin' | 'time'>): Promise<string | undefined> {
+    if (marketOf(fill.coin) === 'perp') return '1';
+    this.pairs ??= this.info.spotMetaAndAssetCtxs().then(({ meta }) => quoteTokens(meta));
+    const quote = (await this.pairs).get(fill.coin) ?? (fill.coin.includes('/') ? fill.coin.split('/')[1] : undefined);
+    if (quote === undefined) return undefined;
+    return USD_QUOTES.has(quote) ? '1' : this.fills.tokenUsdAt(quote, fill.time);
+  }
+}
+
+/** The `count` finished UTC days before `now`, oldest first, as YYYY-MM-DD. */
+export function finishedDays(now: number, count: number): string[] {
+  const today = startOfDay(now);
+  return Array.from({ length: count }, (_, i) => new Date(today - (count - i) * DAY_MS).toISOString().slice(0, 10));
+}
+
+function startOfDay(time: number): number {
+  return Math.floor(time / DAY_MS) * DAY_MS;
+}
