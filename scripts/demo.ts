@@ -13,6 +13,7 @@ import { AppConfig, loadAppConfig, loadDotEnv } from '../src/config/app.config';
 import { acquireEmbeddedLock } from '../src/infra/database/embedded-lock';
 import { AccountAdminService, MAX_ACTIVE_KEYS } from '../src/modules/account/account-admin.service';
 import { RunningSimulator, startSimulator } from '../src/simulator/simulator.server';
+import { DemoTrader, startDemoTrader } from './demo-trader';
 
 const DEMO_WALLET = '0xde00000000000000000000000000000000000001';
 /**
@@ -37,6 +38,8 @@ const DEMO_DEFAULTS: Record<string, string> = {
   NEWS_INGEST_INTERVAL_MS: '20000',
   NEWS_ANALYSE_INTERVAL_MS: '10000',
   NEWS_ANALYSIS_BATCH: '500',
+  // A stand-in distributor contract, so the demo's claim rounds can name one (nothing is deployed there).
+  REWARDS_DISTRIBUTOR_ADDRESS: '0x000000000000000000000000000000000000d157',
 };
 
 export interface RunningDemo {
@@ -45,6 +48,8 @@ export interface RunningDemo {
   simulator?: RunningSimulator;
   /** The demo key, shown once. */
   key: string;
+  /** With the simulator: a simulated trader with fees, points, referees, a claim round and an OPC. */
+  trader?: DemoTrader;
   /** Where the service answers, e.g. `http://127.0.0.1:3000`. */
   baseUrl: string;
   close(): Promise<void>;
@@ -69,6 +74,7 @@ export async function startDemo(env: NodeJS.ProcessEnv = process.env): Promise<R
     app = await createApp(config);
     await app.listen(config.http.port, config.http.host);
     const key = await issueDemoKey(app);
+    const trader = simulator ? await startDemoTrader(app, simulator, config.economy.backfillDays) : undefined;
     const { port } = app.getHttpServer().address() as { port: number };
     const host = config.http.host === '0.0.0.0' || config.http.host === '::' ? 'localhost' : config.http.host;
     const started = app;
@@ -77,6 +83,7 @@ export async function startDemo(env: NodeJS.ProcessEnv = process.env): Promise<R
       config,
       simulator,
       key,
+      trader,
       baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
       close: async () => {
         await started.close();
@@ -105,7 +112,7 @@ async function issueDemoKey(app: INestApplication): Promise<string> {
 
 async function main() {
   loadDotEnv();
-  const { config, simulator, key, baseUrl: base } = await startDemo();
+  const { config, simulator, key, trader, baseUrl: base } = await startDemo();
   // One line per stop signal, and SIGHUP (a closed terminal) does not end the demo, as with the server.
   handleProcessSignals();
   const storage = config.database.url ? 'PostgreSQL' : `embedded PostgreSQL in ${config.database.dataDir}`;
@@ -129,7 +136,17 @@ async function main() {
       `  curl -s -H "x-api-key: ${key}" "${base}/api/public/v1/assets?type=ALL&limit=5"`,
       `  curl -s -H "x-api-key: ${key}" "${base}/api/public/v1/news?limit=5"`,
       `Swagger UI: ${base}/docs   (Authorize with the key above)`,
-      `Developer portal: ${base}/portal   (sign in with a browser wallet; keys and usage)`,
+      `Developer portal: ${base}/portal   (sign in with a browser wallet; keys, usage, watchlists, notifications)`,
+      ...(trader
+        ? [
+            `Simulated trader ${trader.address}: trades through the service's builder, with two referees and an OPC.`,
+            `  Its fees, points, referrals, a claim round and OPC revenue fill within a minute. Its API key, shown only now:`,
+            `  DEMO_TRADER_API_KEY=${trader.key}`,
+            `  curl -s -H "x-api-key: ${trader.key}" ${base}/api/public/v1/account/points`,
+            `  To sign in to the portal as this trader, import its test key into a browser wallet (never fund it): ${trader.privateKey}`,
+            `  More traders' test keys: npm run -s simulator -- --print-wallets 5`,
+          ]
+        : []),
       `Job status: npm run cli -- job:status   (asks this server while it holds the embedded database)`,
       'Stop with Ctrl+C.',
       '',

@@ -1,13 +1,12 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { isAddress } from 'ethers';
 import { AppError } from '../common/errors/app-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { JobRegistry } from '../jobs/job-registry';
 import { JobRunner } from '../jobs/job-runner';
 import { JobRunsRepository } from '../jobs/job-runs.repository';
-import { normalizeWallet } from '../modules/account/account-admin.service';
 import { HlAddressesRepository } from '../modules/hl/jobs/hl-addresses.repository';
 import { JobStatusView, readJobStatus } from '../modules/ops/job-status';
+import { normalizeAddressOption } from './address-option';
 import type { CliCommand, CommandOutput } from './commands';
 import { fetchServerJobStatus } from './server-client';
 import { formatTable } from './cli-views';
@@ -81,14 +80,6 @@ export const HL_COMMANDS: Record<string, CliCommand> = {
     },
   },
 };
-
-/** normalizeWallet's rule, but an error names this command's own option (`address`, not `wallet`). */
-function normalizeAddressOption(address: string): string {
-  if (typeof address !== 'string' || !isAddress(address)) {
-    throw AppError.validation('address', 'must be a 42-character 0x-prefixed address');
-  }
-  return normalizeWallet(address);
-}
 
 function jobStatusOutput(jobs: JobStatusView[]): CommandOutput {
   const rows = jobs.map((j) => [j.name, j.status, j.startedAt ?? '-', j.finishedAt ?? '-', String(j.rows ?? '-'), coverageSummary(j.coverage), j.error ?? '']);

@@ -1,8 +1,8 @@
 import { AppError } from '../common/errors/app-error';
-import { normalizeWallet } from '../modules/account/account-admin.service';
 import { REWARD_PROGRAMS, RewardProgram } from '../modules/rewards/reward-program';
 import { RewardRoundsPublisher } from '../modules/rewards/reward-rounds.publisher';
 import { RewardRoundsRepository } from '../modules/rewards/reward-rounds.repository';
+import { normalizeAddressOption } from './address-option';
 import type { CliCommand } from './commands';
 
 /** Ops commands of the claim rounds. */
@@ -27,7 +27,7 @@ export const REWARDS_COMMANDS: Record<string, CliCommand> = {
     options: ['round', 'address'],
     async run(app, { round, address }) {
       if (!/^[1-9]\d{0,8}$/.test(round)) throw AppError.validation('round', 'must be a round id (a positive integer)');
-      const wallet = normalizeWallet(address);
+      const wallet = normalizeAddressOption(address);
       const marked = await app.get(RewardRoundsRepository).markClaimed({ roundId: Number(round), address: wallet });
       if (!marked) throw AppError.notFound(`unclaimed leaf of ${wallet} in round ${round}`);
       return { json: { round: Number(round), address: wallet }, text: [`marked round ${round} claimed for ${wallet}`] };

@@ -34,7 +34,7 @@ interface Alive {
 
 describe('npm run demo, started fresh', () => {
   let dataDir: string;
-  let demo: { child: ChildProcess; key: string; base: string };
+  let demo: { child: ChildProcess; key: string; base: string; traderKey?: string };
   let startedAt: number;
 
   beforeAll(async () => {
@@ -142,6 +142,34 @@ describe('npm run demo, started fresh', () => {
       expect(last!.btcHolders).toBeGreaterThanOrEqual(100);
     },
     ALIVE_WITHIN_MS + 10_000,
+  );
+
+  it(
+    "shows the simulated trader's fees, points, referees, a claim round and OPC revenue within 90 seconds",
+    async () => {
+      expect(demo.traderKey).toMatch(/^mdk_/);
+      const traderData = async (path: string) => {
+        const res = await fetch(`${demo.base}/api/public/v1${path}`, { headers: { 'x-api-key': demo.traderKey! } });
+        return res.ok ? ((await res.json()) as { data: any }).data : null;
+      };
+      const FILLED: Record<string, (d: any) => boolean> = {
+        '/account/fees?limit=1': (d) => d.items.length === 1 && Number(d.items[0].svcFee) > 0,
+        '/account/points': (d) => Number(d.balance) > 0 && d.rank >= 1,
+        '/account/referrals/referees': (d) => d.total === 2 && Number(d.refereesTotalVolume) > 0,
+        '/account/referrals/claims/all': (d) => d.roundIds.length > 0 && d.proofs.length === d.roundIds.length,
+        '/account/opc/revenue?limit=1': (d) => d.items.length === 1 && Number(d.items[0].amount) > 0,
+      };
+      const filled = new Set<string>();
+      while (Date.now() - startedAt < ALIVE_WITHIN_MS + 30_000 && filled.size < Object.keys(FILLED).length) {
+        for (const path of Object.keys(FILLED).filter((p) => !filled.has(p))) {
+          const body = await traderData(path);
+          if (body !== null && FILLED[path](body)) filled.add(path);
+        }
+        if (filled.size < Object.keys(FILLED).length) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      expect([...filled].sort()).toEqual(Object.keys(FILLED).sort());
+    },
+    ALIVE_WITHIN_MS + 40_000,
   );
 
   it('answers job:status (--json and the table) from the running server, which holds the embedded database', async () => {

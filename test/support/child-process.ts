@@ -31,6 +31,8 @@ export interface RunningDemo {
   key: string;
   /** The address the demo printed. */
   base: string;
+  /** The simulated trader's key, when the demo runs its simulator. */
+  traderKey?: string;
 }
 
 /**
@@ -50,9 +52,10 @@ export function spawnDemo(dataDir: string, port: number): Promise<RunningDemo> {
       output += chunk.toString();
       const key = /DEMO_API_KEY=(mdk_[A-Za-z0-9]{32})/.exec(output);
       const base = /Service running at (\S+)/.exec(output);
-      if (key && base) {
+      // The whole banner, down to its last line (the trader's key, when there is one, comes after the demo key).
+      if (key && base && output.includes('Stop with Ctrl+C.')) {
         clearTimeout(timer);
-        resolve({ child, key: key[1], base: base[1] });
+        resolve({ child, key: key[1], base: base[1], traderKey: /DEMO_TRADER_API_KEY=(mdk_[A-Za-z0-9]{32})/.exec(output)?.[1] });
       }
     };
     child.stdout!.on('data', onData);

@@ -72,7 +72,7 @@ export class BuilderFillsJob {
     const yesterday = days[days.length - 1];
     const yesterdayPending = [...pendingDays.values()].some((pending) => pending.includes(yesterday));
     const since = startOfDay(now) - (yesterdayPending ? DAY_MS : 0);
-    const own = await this.ownFills(builders, since, quotes, signal);
+    const own = await this.ownFills({ builders, since, quotes, active: { days: backfillDays, now: new Date(now) }, signal });
     stored += await this.fills.store(own.fills);
     failures += own.failures;
 
@@ -93,17 +93,24 @@ export class BuilderFillsJob {
     return [...service, ...opcs.filter((opc) => opc.address !== builderAddress)];
   }
 
-  /** Builder-attributed fills of every account wallet since `since`, paged 2,000 at a time; one wallet failing does not stop the rest. */
-  private async ownFills(
-    builders: TrackedBuilder[],
-    since: number,
-    quotes: SpotQuotes,
-    signal?: AbortSignal,
-  ): Promise<{ fills: AttributedFill[]; failures: number }> {
+  /** Builder-attributed fills of the active account wallets since `since`, paged 2,000 at a time; one wallet failing does not stop the rest. */
+  private async ownFills({
+    builders,
+    since,
+    quotes,
+    active,
+    signal,
+  }: {
+    builders: TrackedBuilder[];
+    since: number;
+    quotes: SpotQuotes;
+    active: { days: number; now: Date };
+    signal?: AbortSignal;
+  }): Promise<{ fills: AttributedFill[]; failures: number }> {
     const fills: AttributedFill[] = [];
     let failures = 0;
     if (builders.length === 0) return { fills, failures };
-    for (const wallet of await this.fills.accountWallets()) {
+    for (const wallet of await this.fills.activeAccountWallets(active.days, active.now)) {
       signal?.throwIfAborted();
       try {
         const page = withFillKeys((await this.userFillsSince(wallet, since)).map((fill) => ({ ...fill, user: wallet })));

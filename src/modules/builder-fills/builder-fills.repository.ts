@@ -60,9 +60,19 @@ export class BuilderFillsRepository {
     );
   }
 
-  /** Wallets of every account: their own fills of today are read before the day's files exist. */
-  async accountWallets(): Promise<string[]> {
-    const rows: Array<{ wallet: string }> = await this.db.query(`SELECT wallet_address AS wallet FROM accounts ORDER BY wallet_address`);
+  /**
+   * Wallets of the accounts whose own fills of today are read before the day's files exist: those that traded
+   * through a tracked builder within `days`, or signed up within it. Reading every account's fills every run
+   * would spend the upstream's request weight on wallets that do not trade through us.
+   */
+  async activeAccountWallets(days: number, now: Date): Promise<string[]> {
+    const rows: Array<{ wallet: string }> = await this.db.query(
+      `SELECT a.wallet_address AS wallet FROM accounts a
+        WHERE a.created_at > $2::timestamptz - make_interval(days => $1::int)
+           OR EXISTS (SELECT 1 FROM builder_fills f WHERE f.user_address = a.wallet_address AND f.fill_time > $2::timestamptz - make_interval(days => $1::int))
+        ORDER BY a.wallet_address`,
+      [days, now],
+    );
     return rows.map((row) => row.wallet);
   }
 

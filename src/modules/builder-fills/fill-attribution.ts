@@ -46,24 +46,20 @@ export function volumeUsd(px: string, sz: string, quoteUsd: string | undefined):
   return quoteUsd === undefined ? null : new Decimal(px).times(sz).times(quoteUsd).toFixed();
 }
 
+/** What every attributed fill takes from its source, whichever it is. */
+type FillBasics = Pick<AttributedFill, 'fillKey' | 'builder' | 'user' | 'coin' | 'side' | 'px' | 'sz' | 'builderFee' | 'crossed' | 'time'>;
+
+function attributed(fill: FillBasics, quoteUsd: string | undefined, source: Pick<AttributedFill, 'selfMatched' | 'txHash' | 'source'>): AttributedFill {
+  return { ...fill, market: marketOf(fill.coin), volumeUsd: volumeUsd(fill.px, fill.sz, quoteUsd), ...source };
+}
+
 export function fromDailyFile(fill: BuilderFill, quoteUsd: string | undefined): AttributedFill {
-  return {
-    fillKey: fill.fillKey,
-    builder: fill.builder,
-    user: fill.user,
-    coin: fill.coin,
-    market: marketOf(fill.coin),
-    side: fill.side,
-    px: fill.px,
-    sz: fill.sz,
-    volumeUsd: volumeUsd(fill.px, fill.sz, quoteUsd),
-    builderFee: fill.builderFee,
-    crossed: fill.crossed,
+  const { fillKey, builder, user, coin, side, px, sz, builderFee, crossed, time } = fill;
+  return attributed({ fillKey, builder, user, coin, side, px, sz, builderFee, crossed, time }, quoteUsd, {
     selfMatched: fill.counterparty === fill.user,
     txHash: null,
-    time: fill.time,
     source: 'daily_file',
-  };
+  });
 }
 
 /**
@@ -83,21 +79,10 @@ export function builderOfUserFill(fill: Pick<Fill, 'px' | 'sz' | 'builderFee'>, 
 }
 
 export function fromUserFill(fill: Fill & { fillKey: string }, user: string, builder: string, quoteUsd: string | undefined): AttributedFill {
-  return {
-    fillKey: fill.fillKey,
-    builder,
-    user,
-    coin: fill.coin,
-    market: marketOf(fill.coin),
-    side: fill.side,
-    px: fill.px,
-    sz: fill.sz,
-    volumeUsd: volumeUsd(fill.px, fill.sz, quoteUsd),
-    builderFee: fill.builderFee ?? '0',
-    crossed: fill.crossed,
+  const { fillKey, coin, side, px, sz, crossed, time } = fill;
+  return attributed({ fillKey, builder, user, coin, side, px, sz, builderFee: fill.builderFee ?? '0', crossed, time }, quoteUsd, {
     selfMatched: false,
     txHash: fill.hash,
-    time: fill.time,
     source: 'user_fills',
-  };
+  });
 }

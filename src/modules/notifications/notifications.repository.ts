@@ -52,8 +52,9 @@ export class NotificationsRepository {
     const { where, params } = filterSql(accountId, filter);
     const direction = order === 'asc' ? 'ASC' : 'DESC';
     return this.db.query(
+      // notifications.id, not the text output column `id` a bare name would sort by (and no index serves).
       `SELECT ${COLUMNS} FROM notifications WHERE ${where}
-       ORDER BY created_at ${direction}, id ${direction} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+       ORDER BY created_at ${direction}, notifications.id ${direction} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, take, offset],
     );
   }

@@ -2,19 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
-export interface OpcRow {
-  id: string;
-  ownerAddress: string;
-  name: string;
-  subdomain: string;
-  logoUrl: string;
-  styleConfig: Record<string, unknown>;
-  frontendFeeTenthsBps: number;
-  builderAddress: string;
-  isActive: boolean;
-  billingAnchorAt: Date;
-}
-
 export interface OpcFields {
   name: string;
   subdomain: string;
@@ -22,6 +9,13 @@ export interface OpcFields {
   styleConfig: Record<string, unknown>;
   frontendFeeTenthsBps: number;
   builderAddress: string;
+}
+
+export interface OpcRow extends OpcFields {
+  id: string;
+  ownerAddress: string;
+  isActive: boolean;
+  billingAnchorAt: Date;
 }
 
 export interface RevenueEntryRow {

@@ -70,12 +70,13 @@ export class PointsRepository {
   }): Promise<PointsTransactionRow[]> {
     const params: unknown[] = [accountId, offset, take];
     const byBucket = bucket === undefined ? '' : `AND volume_bucket = $${params.push(bucket)}`;
+    // ORDER BY names the table's id: a bare `id` is the text output column, which sorts 999 above 1000 and no index serves.
     return this.db.query(
       `SELECT id::text, volume_bucket AS "volumeBucket", role, volume_usd::text AS "volumeUsd", vip_tier_snap AS "vipTierSnap",
               vip_multiplier_snap::text AS "vipMultiplierSnap", raw_points::text AS "rawPoints", points::text AS points,
               balance_after::text AS "balanceAfter", event_at AS "eventAt", trade_tx_hash AS "tradeTxHash"
          FROM points_transactions WHERE account_id = $1 ${byBucket}
-        ORDER BY id DESC OFFSET $2 LIMIT $3`,
+        ORDER BY points_transactions.id DESC OFFSET $2 LIMIT $3`,
       params,
     );
   }

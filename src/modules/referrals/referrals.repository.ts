@@ -104,8 +104,9 @@ export class ReferralsRepository {
   /**
    * Binds the referee to the owner of `code` once: not to itself, not a second time, and not into a cycle
    * (the referrer, or anyone up its chain, bound to the referee). Checked and written under one lock.
+   * `boundAt` is for operators seeding history (the demo); a wallet always binds now.
    */
-  async bind(refereeId: string, code: string): Promise<BindOutcome> {
+  async bind(refereeId: string, code: string, boundAt = new Date()): Promise<BindOutcome> {
     return this.db.transaction(async (tx: EntityManager) => {
       await tx.query(`SELECT pg_advisory_xact_lock($1)`, [BIND_LOCK]);
       const [referrer]: Array<{ id: string }> = await tx.query(`SELECT id FROM accounts WHERE referral_code = $1`, [code]);
@@ -123,7 +124,11 @@ export class ReferralsRepository {
         [referrer.id, refereeId],
       );
       if (cycle) return 'cycle';
-      await tx.query(`INSERT INTO referral_bindings (referee_account_id, referrer_account_id) VALUES ($1, $2)`, [refereeId, referrer.id]);
+      await tx.query(`INSERT INTO referral_bindings (referee_account_id, referrer_account_id, bound_at) VALUES ($1, $2, $3)`, [
+        refereeId,
+        referrer.id,
+        boundAt,
+      ]);
       return 'bound';
     });
   }

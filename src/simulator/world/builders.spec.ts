@@ -26,11 +26,12 @@ describe('simulated builders and keys', () => {
     for (const opc of sut.builders.opcs) expect(built.some((slot) => slot.builder!.b === opc.b)).toBe(true);
   });
 
-  it('charges rates in tenths of a basis point within the perp cap, one per OPC', () => {
+  it("charges rates in tenths of a basis point within the perp cap: the service's base rate or a tier's discount of it, one per OPC", () => {
     for (const slot of slotsOf(sut)) {
       if (!slot.builder) continue;
       expect(Number.isInteger(slot.builder.f)).toBe(true);
-      expect(slot.builder.f).toBeGreaterThanOrEqual(10);
+      if (slot.builder.b === sut.builders.service) expect([10, 9, 8]).toContain(slot.builder.f);
+      expect(slot.builder.f).toBeGreaterThanOrEqual(8);
       expect(slot.builder.f).toBeLessThanOrEqual(MAX_PERP_BUILDER_FEE_RATE);
       const opc = sut.builders.opcs.find((candidate) => candidate.b === slot.builder!.b);
       if (opc) expect(slot.builder.f).toBe(opc.f);

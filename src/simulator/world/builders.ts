@@ -12,8 +12,11 @@ export const OPC_BUILDER_COUNT = 3;
 export const MAX_PERP_BUILDER_FEE_RATE = 100;
 /** Share of the builder-attributed positions traded through the service rather than an OPC. */
 const SERVICE_SHARE = 0.7;
-/** The service's rates: each wallet pays one of them on all its service-built orders. */
-const SERVICE_FEE_RATES = [10, 20, 25, 30, 50];
+/**
+ * The service's rates: its frontend attaches the base rate (1 bp, the service's default BUILDER_BASE_FEE_TENTHS_BPS)
+ * or the rate after a VIP tier's discount (Pro 10 %, Max 20 %); each wallet pays one of them on all its orders.
+ */
+const SERVICE_FEE_RATES = [10, 10, 10, 9, 8];
 const OPC_MIN_FEE_RATE = 10;
 const OPC_MAX_FEE_RATE = 50;
 
