@@ -33,6 +33,8 @@ async function main(): Promise<void> {
     // Production refuses the dev secrets; nothing here outlives the run.
     CURSOR_SECRET: randomBytes(24).toString('hex'),
     JWT_SECRET: randomBytes(24).toString('hex'),
+    // Production wants the portal's sign-in domain; no wallet signs in during a benchmark.
+    AUTH_SIWE_DOMAIN: process.env.AUTH_SIWE_DOMAIN || 'localhost',
   });
 
   const app = await createApp(config);

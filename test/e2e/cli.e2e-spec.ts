@@ -305,6 +305,8 @@ describe('ops CLI', () => {
         'job:status',
         'address:add',
         'asset:add',
+        'rewards:publish-round',
+        'rewards:mark-claimed',
       ];
       for (const name of names) expect(text.stdout.join('\n')).toContain(name);
       const json = await cli('--json');

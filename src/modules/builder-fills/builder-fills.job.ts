@@ -47,22 +47,34 @@ export class BuilderFillsJob {
       const read = await this.fills.ingestedDays(builder.address, days[0]);
       const missing = days.filter((day) => !read.has(day));
       const unpublished: string[] = [];
-      for (const day of missing) {
+      // The next day's file is downloaded and parsed (this process's CPU) while the current one is stored
+      // (PostgreSQL's): the two halves of the work overlap instead of taking turns.
+      const fetchDay = (day: string) =>
+        this.files.dailyFills({ builder: builder.address, day, signal }).then(
+          (file) => ({ day, file }),
+          (error: unknown) => ({ day, error }),
+        );
+      let next = missing.length > 0 ? fetchDay(missing[0]) : undefined;
+      for (let i = 0; i < missing.length; i++) {
+        const fetched = await next!;
+        next = i + 1 < missing.length ? fetchDay(missing[i + 1]) : undefined;
         signal?.throwIfAborted();
-        progress?.report(`reading ${builder.address} ${day}`);
+        progress?.report(`reading ${builder.address} ${fetched.day}`);
         try {
-          const file = await this.files.dailyFills({ builder: builder.address, day, signal });
-          if (file.status === 'not-published') {
-            unpublished.push(day);
+          if ('error' in fetched) throw fetched.error;
+          if (fetched.file.status === 'not-published') {
+            unpublished.push(fetched.day);
             continue;
           }
-          stored += await this.fills.store(await Promise.all(file.fills.map(async (fill) => fromDailyFile(fill, await quotes.usdOf(fill)))));
-          await this.fills.markDayIngested(builder.address, day, file.fills.length);
+          const { fills } = fetched.file;
+          const usdOf = await quotes.pricesFor(fills);
+          stored += await this.fills.store(fills.map((fill) => fromDailyFile(fill, usdOf(fill))));
+          await this.fills.markDayIngested(builder.address, fetched.day, fills.length);
         } catch (error) {
           if (signal?.aborted) throw error;
           failures++;
-          unpublished.push(day);
-          this.logger.warn(`builder fills ${builder.address} ${day}: ${error instanceof Error ? error.message : String(error)}`);
+          unpublished.push(fetched.day);
+          this.logger.warn(`builder fills ${builder.address} ${fetched.day}: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
       pendingDays.set(builder.address, unpublished);
@@ -114,9 +126,10 @@ export class BuilderFillsJob {
       signal?.throwIfAborted();
       try {
         const page = withFillKeys((await this.userFillsSince(wallet, since)).map((fill) => ({ ...fill, user: wallet })));
+        const usdOf = await quotes.pricesFor(page);
         for (const fill of page) {
           const builder = builderOfUserFill(fill, builders);
-          if (builder) fills.push(fromUserFill(fill, wallet, builder, await quotes.usdOf(fill)));
+          if (builder) fills.push(fromUserFill(fill, wallet, builder, usdOf(fill)));
         }
       } catch (error) {
         if (signal?.aborted) throw error;
@@ -139,7 +152,7 @@ export class BuilderFillsJob {
   }
 }
 
-/** USD per unit of a fill's quote: 1 for perps and USDC pairs, else the quote token's mid at the fill's time. */
+/** USD per unit of a fill's quote: 1 for perps and USDC pairs, else the quote token's mid at the fill's minute. */
 class SpotQuotes {
   private pairs?: Promise<Map<string, string>>;
 
@@ -148,13 +161,30 @@ class SpotQuotes {
     private readonly fills: BuilderFillsRepository,
   ) {}
 
-  async usdOf(fill: Pick<BuilderFill, 'coin' | 'time'>): Promise<string | undefined> {
-    if (marketOf(fill.coin) === 'perp') return '1';
+  /** Looks up every spot quote the batch needs (once per pair and minute), then answers each fill's at once. */
+  async pricesFor(batch: ReadonlyArray<Pick<BuilderFill, 'coin' | 'time'>>): Promise<(fill: Pick<BuilderFill, 'coin' | 'time'>) => string | undefined> {
+    const prices = new Map<string, string | undefined>();
+    for (const fill of batch) {
+      const key = priceKey(fill);
+      if (key !== undefined && !prices.has(key)) prices.set(key, await this.usdOf(fill));
+    }
+    return (fill) => {
+      const key = priceKey(fill);
+      return key === undefined ? '1' : prices.get(key);
+    };
+  }
+
+  private async usdOf(fill: Pick<BuilderFill, 'coin' | 'time'>): Promise<string | undefined> {
     this.pairs ??= this.info.spotMetaAndAssetCtxs().then(({ meta }) => quoteTokens(meta));
     const quote = (await this.pairs).get(fill.coin) ?? (fill.coin.includes('/') ? fill.coin.split('/')[1] : undefined);
     if (quote === undefined) return undefined;
     return USD_QUOTES.has(quote) ? '1' : this.fills.tokenUsdAt(quote, fill.time);
   }
+}
+
+/** A spot fill's pair and minute; undefined for a perp, whose quote is its collateral stablecoin. */
+function priceKey({ coin, time }: Pick<BuilderFill, 'coin' | 'time'>): string | undefined {
+  return marketOf(coin) === 'perp' ? undefined : `${coin}|${Math.floor(time / 60_000)}`;
 }
 
 /** The `count` finished UTC days before `now`, oldest first, as YYYY-MM-DD. */
