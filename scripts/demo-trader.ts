@@ -32,7 +32,8 @@ export async function startDemoTrader(app: INestApplication, simulator: RunningS
   const boundAt = new Date(Date.now() - (backfillDays + 1) * DAY_MS);
   const referrals = app.get(ReferralsRepository);
   for (const referee of referees) await referrals.bind((await admin.ensureAccount(referee.address)).id, account.referralCode, boundAt);
-  const opc = world.builders.opcs[0];
+  // The simulated OPC builder most traders use, so its revenue fills in whatever the day.
+  const opc = [...world.builders.opcs].sort((a, b) => (world.clientsOf(b.b)?.length ?? 0) - (world.clientsOf(a.b)?.length ?? 0))[0];
   const opcs = app.get(OpcService);
   if (!(await opcs.get(account.id))) {
     await opcs.put(account.id, {

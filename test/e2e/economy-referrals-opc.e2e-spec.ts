@@ -3,10 +3,10 @@ import { StandardMerkleTree } from '@openzeppelin/merkle-tree';
 import { Decimal } from '../../src/common/decimal/decimal';
 import { referralLevelFor } from '../../src/modules/referrals/referral-levels';
 import { RewardRoundsPublisher } from '../../src/modules/rewards/reward-rounds.publisher';
-import { parseBuilderFillsFile } from '../../src/providers/hyperliquid/hyperliquid-builder-fills.schema';
-import { SIMULATED_SERVICE_BUILDER, simulatedOpcBuilders } from '../../src/simulator/world/builders';
+import { signInWallets } from '../../src/simulator/sign-in-wallets';
+import { SIMULATED_SERVICE_BUILDER } from '../../src/simulator/world/builders';
 import { TestApp } from '../support/create-test-app';
-import { DISTRIBUTOR, signInTraders, startEconomyStack, Trader } from '../support/economy-stack';
+import { builderFile, DISTRIBUTOR, signInTraders, startEconomyStack, Trader } from '../support/economy-stack';
 import { Simulator, runJob } from '../support/hl-stack';
 import { get } from '../support/http';
 import { BACKEND, backend } from '../support/wallet-session';
@@ -32,7 +32,7 @@ describe('Referrals, claim rounds and OPCs, signed in as simulated traders', () 
 
   beforeAll(async () => {
     ({ sim, t } = await startEconomyStack({ seed: SEED }));
-    [referrer, refereeA, refereeB, other] = await signInTraders(t, sim, 4);
+    [referrer, refereeA, refereeB, other] = await signInTraders(t, signInWallets(sim.world, 4));
   });
   afterAll(async () => {
     await t.close();
@@ -132,7 +132,12 @@ describe('Referrals, claim rounds and OPCs, signed in as simulated traders', () 
   });
 
   it('creates an OPC, refuses bad settings naming the field, and once active reads its builder’s fills as revenue per day', async () => {
-    const opcBuilder = simulatedOpcBuilders(SEED)[0];
+    // The simulated OPC builder with the most fills yesterday, whichever day that is.
+    const yesterday = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS);
+    const day = yesterday.toISOString().slice(0, 10);
+    const files = await Promise.all(sim.world.builders.opcs.map(async ({ b }) => ({ builder: b, rows: await builderFile(sim, b, day) })));
+    const { builder: opcBuilder, rows: opcRows } = files.sort((x, y) => y.rows.length - x.rows.length)[0];
+    expect(opcRows.length).toBeGreaterThan(0);
     const valid = {
       name: ' Desk A ',
       subdomain: 'Desk-A',
@@ -164,13 +169,7 @@ describe('Referrals, claim rounds and OPCs, signed in as simulated traders', () 
     expect(activated.body.data.isActive).toBe(true);
     expect((await runJob(t, 'economy.builder-fills')).status).toBe('ok');
 
-    const yesterday = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS);
-    const file = await fetch(`${sim.statsUrl}/builder_fills/${opcBuilder}/${yesterday.toISOString().slice(0, 10).replaceAll('-', '')}.csv.lz4`);
-    expect(file.status).toBe(200);
-    const fees = parseBuilderFillsFile(Buffer.from(await file.arrayBuffer()), { builder: opcBuilder, label: 'file' }).reduce(
-      (sum, row) => sum.plus(row.builderFee),
-      new Decimal(0),
-    );
+    const fees = opcRows.reduce((sum, row) => sum.plus(row.builderFee), new Decimal(0));
     const entries = (await get(t, '/account/opc/revenue?limit=100', other.key)).body.data;
     const entry = entries.items.find((e: { periodStart: string }) => e.periodStart === yesterday.toISOString());
     expect(entry).toMatchObject({ tokenSymbol: 'USDC', periodEnd: new Date(yesterday.getTime() + DAY_MS).toISOString() });
