@@ -1,26 +1,16 @@
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { CliIo, EXIT_USAGE, runCli, WithApp } from '../../src/cli/cli-runner';
 import { loadSeedUniverse } from '../../src/modules/markets/seed/seed-universe';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator.server';
 import { LISTINGS } from '../../src/simulator/world/stock-listings';
+import { CliRun, spawnCli as runCliChild } from '../support/child-process';
 import { openTestDb } from '../support/test-db';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
 
-const ROOT = resolve(__dirname, '../..');
 // Each spawn compiles the CLI with ts-node (~2-3 s); job:run markets.tradfi quotes the whole seed list on top.
 const SPAWN_TIMEOUT_MS = 60_000;
 /** A US stock the simulator lists by name and the shipped seed list does not have: only asset:add brings it in. */
 const ADDED = 'HOOD';
-
-interface CliRun {
-  code: number | null;
-  stdout: string[];
-  stderr: string;
-  /** The one JSON object --json promises on stdout. */
-  json: Record<string, any>;
-}
 
 describe('ops CLI: asset:add', () => {
   let sim: RunningSimulator;
@@ -30,35 +20,16 @@ describe('ops CLI: asset:add', () => {
 
   /** The real command line, pointed at the simulator by its own settings (`sim.env`, what `--print-env` prints). */
   function spawnCli(args: string[]): Promise<CliRun> {
-    return new Promise((done, fail) => {
-      const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          ...sim.env,
-          NODE_ENV: 'test',
-          DATABASE_URL: TEST_DATABASE_URL,
-          REDIS_URL: TEST_REDIS_URL,
-          REDIS_KEY_PREFIX: keyPrefix,
-          DEBUG: '',
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('error', fail);
-      child.on('close', (code) => {
-        const lines = stdout.split('\n').filter((line) => line.length > 0);
-        let json: Record<string, any> = {};
-        try {
-          json = lines.length === 1 ? JSON.parse(lines[0]) : {};
-        } catch {
-          // Human-readable output; tests that need json assert on it.
-        }
-        done({ code, stdout: lines, stderr, json });
-      });
-    });
+    const env = {
+      ...process.env,
+      ...sim.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: TEST_DATABASE_URL,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: keyPrefix,
+      DEBUG: '',
+    };
+    return runCliChild(args, env);
   }
 
   const assetRows = (yahooSymbol: string) =>

@@ -1,25 +1,15 @@
 import { Wallet } from 'ethers';
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { DataSource } from 'typeorm';
+import { CliRun, spawnCli as runCliChild } from '../support/child-process';
 import { resetDb } from '../support/reset-db';
 import { openTestDb } from '../support/test-db';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
 
-const ROOT = resolve(__dirname, '../..');
 // Each spawn compiles the CLI with ts-node (~3 s, much more on a busy machine); up to four run per test.
 const SPAWN_TIMEOUT_MS = 180_000;
 const BUILDER = '0x' + '5'.repeat(40);
 const DISTRIBUTOR = '0x' + 'd'.repeat(40);
 const ROOT_HASH = /^0x[0-9a-f]{64}$/;
-
-interface CliRun {
-  code: number | null;
-  stdout: string[];
-  stderr: string;
-  /** The one JSON object --json promises on stdout. */
-  json: Record<string, any>;
-}
 
 /** What the seed owes: a referrer its 10 % (L1) of its referee's builder fees, an OPC owner its revenue. */
 interface Owed {
@@ -34,36 +24,16 @@ describe('ops CLI: rewards', () => {
 
   /** The real command line against the test servers, with the service's builder and the distributor set unless `env` says otherwise. */
   function spawnCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-    return new Promise((done, fail) => {
-      const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          NODE_ENV: 'test',
-          DATABASE_URL: TEST_DATABASE_URL,
-          REDIS_URL: TEST_REDIS_URL,
-          REDIS_KEY_PREFIX: keyPrefix,
-          DEBUG: '',
-          BUILDER_ADDRESS: BUILDER,
-          REWARDS_DISTRIBUTOR_ADDRESS: DISTRIBUTOR,
-          ...env,
-        },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('error', fail);
-      child.on('close', (code) => {
-        const lines = stdout.split('\n').filter((line) => line.length > 0);
-        let json: Record<string, any> = {};
-        try {
-          json = lines.length === 1 ? JSON.parse(lines[0]) : {};
-        } catch {
-          // Human-readable output; tests that need json assert on it.
-        }
-        done({ code, stdout: lines, stderr, json });
-      });
+    return runCliChild(args, {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: TEST_DATABASE_URL,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: keyPrefix,
+      DEBUG: '',
+      BUILDER_ADDRESS: BUILDER,
+      REWARDS_DISTRIBUTOR_ADDRESS: DISTRIBUTOR,
+      ...env,
     });
   }
 

@@ -1,41 +1,13 @@
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import { simulatorEnv } from '../../src/simulator/protocol-registry';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator.server';
 import { SIMULATED_SERVICE_BUILDER } from '../../src/simulator/world/builders';
-import { freePort } from '../support/child-process';
+import { freePort, runSimulatorCli } from '../support/child-process';
 import { runJob } from '../support/hl-stack';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { testConfig } from '../support/test-env';
 
-const REPO = resolve(__dirname, '../..');
 const ENV_LINE = /^[A-Z][A-Z0-9_]*=\S*$/;
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npm run -s simulator -- <args>`, as scripts run it, to its exit. */
-function runSimulatorCli(args: string[]): Promise<Finished> {
-  const child = spawn('npm', ['run', '-s', 'simulator', '--', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolveExit, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`still running after 30 s (it should print and exit):\n${stdout}${stderr}`));
-    }, 30_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolveExit({ code, stdout, stderr });
-    });
-  });
-}
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolveFree) => {
@@ -61,7 +33,7 @@ function parseEnvLines(stdout: string): Record<string, string> {
 describe('npm run -s simulator -- --print-env', () => {
   it('prints only NAME=value lines pointing the providers at that port, and exits 0 without listening', async () => {
     const port = await freePort();
-    const sut = await runSimulatorCli(['--port', String(port), '--print-env']);
+    const sut = await runSimulatorCli(['--port', String(port), '--print-env'], 30_000);
     expect(sut.code).toBe(0);
     const env = parseEnvLines(sut.stdout);
     expect(env).toMatchObject({
@@ -77,7 +49,10 @@ describe('npm run -s simulator -- --print-env', () => {
   it('follows the options the simulator will run with', async () => {
     const port = await freePort();
     const builder = '0x' + 'ab'.repeat(20);
-    const sut = await runSimulatorCli(['--port', String(port), '--host', 'localhost', '--weight-per-minute', '0', '--service-builder', builder, '--print-env']);
+    const sut = await runSimulatorCli(
+      ['--port', String(port), '--host', 'localhost', '--weight-per-minute', '0', '--service-builder', builder, '--print-env'],
+      30_000,
+    );
     expect(sut.code).toBe(0);
     expect(parseEnvLines(sut.stdout)).toMatchObject({
       HYPERLIQUID_INFO_URL: `http://localhost:${port}/info`,
@@ -87,7 +62,7 @@ describe('npm run -s simulator -- --print-env', () => {
   }, 60_000);
 
   it('refuses port 0, which no line could name, with nothing on stdout', async () => {
-    const sut = await runSimulatorCli(['--port', '0', '--print-env']);
+    const sut = await runSimulatorCli(['--port', '0', '--print-env'], 30_000);
     expect(sut.code).toBe(1);
     expect(sut.stdout).toBe('');
     expect(sut.stderr).toContain('--print-env');
@@ -106,7 +81,7 @@ describe('a service pointed at a running simulator by exactly the printed lines'
   it('reads the market from it', async () => {
     const port = await freePort();
     sim = await startSimulator({ port, wallets: 50, seed: 3 });
-    const printed = await runSimulatorCli(['--port', String(port), '--print-env']);
+    const printed = await runSimulatorCli(['--port', String(port), '--print-env'], 30_000);
     expect(printed.code).toBe(0);
     t = await createTestApp(testConfig(parseEnvLines(printed.stdout)));
     const counters = sim.protocols.hyperliquid.counters;

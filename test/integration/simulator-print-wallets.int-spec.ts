@@ -1,39 +1,12 @@
 import { Wallet } from 'ethers';
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { startSimulator } from '../../src/simulator/simulator.server';
 import { SIMULATED_SERVICE_BUILDER } from '../../src/simulator/world/builders';
+import { Finished, runSimulatorCli } from '../support/child-process';
 
-const REPO = resolve(__dirname, '../..');
 // Each run compiles the simulator with ts-node; three run at once in one test.
 const CLI_TIMEOUT_MS = 90_000;
 const WALLETS = 20;
 const SEED = 7;
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npm run -s simulator -- <args>`, as scripts run it, to its exit. */
-function runSimulatorCli(args: string[]): Promise<Finished> {
-  const child = spawn('npm', ['run', '-s', 'simulator', '--', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolveExit, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`still running after 60 s (it should print and exit):\n${stdout}${stderr}`));
-    }, 60_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolveExit({ code, stdout, stderr });
-    });
-  });
-}
 
 /** The printed wallets; throws when stdout holds anything but one JSON value, as a script parsing it would. */
 function printedWallets({ code, stdout, stderr }: Finished): Array<{ address: string; privateKey: string }> {

@@ -72,3 +72,58 @@ export function stopChild(child: ChildProcess): Promise<number | null> {
     child.kill('SIGTERM');
   });
 }
+
+export interface CliRun {
+  code: number | null;
+  stdout: string[];
+  stderr: string;
+  /** The one JSON object --json promises on stdout ({} for human-readable output). */
+  json: Record<string, any>;
+}
+
+/** The real ops command line (`src/cli/main.ts`) to its exit, with `env` as its whole environment. */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli/main.ts', ...args], { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      const lines = stdout.split('\n').filter((line) => line.length > 0);
+      let json: Record<string, any> = {};
+      try {
+        json = lines.length === 1 ? JSON.parse(lines[0]) : {};
+      } catch {
+        // Human-readable output; tests that need json assert on it.
+      }
+      done({ code, stdout: lines, stderr, json });
+    });
+  });
+}
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run -s simulator -- <args>`, as scripts run it, to its exit; killed after `timeoutMs` (it should print and exit). */
+export function runSimulatorCli(args: string[], timeoutMs = 60_000): Promise<Finished> {
+  const child = spawn('npm', ['run', '-s', 'simulator', '--', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolveExit, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`still running after ${timeoutMs / 1000} s (it should print and exit):\n${stdout}${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolveExit({ code, stdout, stderr });
+    });
+  });
+}
