@@ -7,6 +7,7 @@ import type { IngestReport } from './economy-ingest';
 import type { UpstreamReport } from './economy-upstream';
 import type { Measurement } from './load';
 import { explain, Explained, inlined, Statement } from './news-explain';
+import { alignedTable } from './report';
 
 /** One measured run: its load figures, what the answer held, and PostgreSQL's CPU per request. */
 export interface EconomyRow extends Measurement {
@@ -89,9 +90,7 @@ export function printTable(rows: EconomyRow[], { goalMs, connections }: { goalMs
     r.loadAvg.toFixed(2),
     String(r.bytes),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  process.stdout.write(`\n${line(header)}\n${body.map(line).join('\n')}\n`);
+  process.stdout.write(`\n${alignedTable(header, body)}\n`);
   process.stdout.write(
     `  ${connections} connections; µs/req: the app server's CPU per answer; × ref: that over the mean of the reference runs just before ` +
       `and after; PG µs/req: the CPU of the bench database's PostgreSQL ` +

@@ -4,6 +4,7 @@ import type { ProfileWindow } from './cpu-profile';
 import type { Measurement } from './load';
 import type { LoadReport } from './news-load';
 import { explain, Explained, inlined, pageStatements } from './news-explain';
+import { alignedTable } from './report';
 import type { NewsRepository } from '../../src/modules/news/news.repository';
 
 /** One measured route: its load figures, what its answer held, and its statements' database time. */
@@ -139,9 +140,7 @@ export function printTable(rows: NewsRow[], { goalMs, connections }: { goalMs: n
     r.sql.length === 0 ? '' : r.sql.reduce((sum, s) => sum + s.planningMs, 0).toFixed(2),
     r.sql.map((s) => s.executionMs.toFixed(2)).join(' + '),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  process.stdout.write(`\n${line(header)}\n${body.map(line).join('\n')}\n`);
+  process.stdout.write(`\n${alignedTable(header, body)}\n`);
   process.stdout.write(
     `  µs/req: the app server's CPU per answer; ×${connections} ms: that for ${connections} requests, the wait of one behind the others once ` +
       `its core is saturated; PG µs/req: the CPU of this database's PostgreSQL backends per answer (the route's three statements, ` +

@@ -46,6 +46,13 @@ export function ratios(rows: Row[]): Ratio[] {
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 
+/** A header and rows as text columns: the first left-aligned, the others right-aligned, each as wide as its widest cell. */
+export function alignedTable(header: string[], body: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return `${line(header)}\n${body.map(line).join('\n')}`;
+}
+
 export function printTable(rows: Row[], computed: Ratio[]): void {
   const lines = [
     `${'variant'.padEnd(16)}${'adapter'.padEnd(11)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('requests', 10)}${pad('non-2xx', 9)}${pad('errors', 8)}${pad('srv cpu%', 10)}${pad('gen cpu%', 10)}${pad('srv µs/req', 12)}`,
