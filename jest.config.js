@@ -30,6 +30,8 @@ module.exports = {
     { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/portal/src/**/*.spec.ts'] },
     { ...common, displayName: 'integration', rootDir: '.', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
     { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    // Billing through faults: replicas as processes of their own, a private Redis killed, connections cut.
+    { ...common, displayName: 'faults', rootDir: '.', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'] },
     // The developer portal in headless Chromium (playwright-core; CHROMIUM_PATH or /usr/bin/chromium).
     { ...common, displayName: 'browser', rootDir: '.', testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'] },
   ],

@@ -44,9 +44,13 @@ function call(account: number, request: number, nowMs: number): AdmitCall {
       accountId: accountId(account),
       endpoint: 'account.credits',
       nowMs,
+      billable: true,
     },
   };
 }
+
+let batches = 0;
+const seed = async () => ({ balanceMicro: '100000000000000', epoch: 1, period: 0 });
 
 /** Total instructions (Ir) of the callgrind dumps in `dir` that are not in `known` (written by the last dump). */
 function instructionsSince(dir: string, known: Set<string>): number {
@@ -102,14 +106,15 @@ async function main(): Promise<void> {
     }
     const nowMs = Date.now();
     let request = 0;
-    for (let a = 0; a < ACCOUNTS; a++) await admitBatch(kv, [call(a, request++, nowMs)]);
+    for (let a = 0; a < ACCOUNTS; a++) await admitBatch(kv, `seed-${a}`, [call(a, request++, nowMs)], seed);
 
     execFileSync('callgrind_control', ['--zero', String(redis.pid)], { stdio: 'ignore' });
     const known = new Set(readdirSync(dir));
     for (let b = 0; b < BATCHES; b++) {
       const calls = Array.from({ length: BATCH }, () => call(request % ACCOUNTS, request++, nowMs));
-      const replies = await admitBatch(kv, calls);
-      if (replies.some((reply) => reply[0] !== 1)) throw new Error(`batch ${b}: a call was not admitted (${JSON.stringify(replies)})`);
+      const replies = (await admitBatch(kv, `bench-${batches++}`, calls, seed)) ?? [];
+      if (replies.length !== calls.length || replies.some((reply) => reply[0] !== 1))
+        throw new Error(`batch ${b}: a call was not admitted (${JSON.stringify(replies)})`);
     }
     execFileSync('callgrind_control', ['--dump', String(redis.pid)], { stdio: 'ignore' });
     // callgrind_control exits 0 even when it reached no process: a figure needs exactly the one new dump.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (npm test): unit specs, then integration and e2e against real PostgreSQL and Redis,
-# the e2e suite once per HTTP adapter, then the developer portal in headless Chromium (test/browser).
+# the billing fault suite (test/faults), the e2e suite once per HTTP adapter, then the developer portal in
+# headless Chromium (test/browser).
 # Exits non-zero on any failure; ends with one summary line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,7 @@ run() {
 
 run unit --selectProjects unit
 run integration --selectProjects integration --runInBand
+run faults --selectProjects faults --runInBand
 run e2e-express --selectProjects e2e --runInBand
 TEST_HTTP_ADAPTER=fastify run e2e-fastify --selectProjects e2e --runInBand
 run browser --selectProjects browser --runInBand
@@ -34,7 +36,7 @@ node -e '
     const r = JSON.parse(fs.readFileSync(process.argv[1] + "/" + f, "utf8"));
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites; ran++;
   }
-  if (ran < 5) failed += 5 - ran;
+  if (ran < 6) failed += 6 - ran;
   console.log(`tests: ${passed} passed, ${failed} failed`);
 ' "${results}" || status=1
 rm -rf "${results}"

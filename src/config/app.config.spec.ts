@@ -30,7 +30,14 @@ describe('loadAppConfig: redis', () => {
       url: 'redis://cache:6379',
       keyPrefix: 'eu1:',
       autoPipelining: false,
+      commandTimeoutMs: 1000,
     });
+  });
+
+  it('picks the credits store from Redis by default, and refuses a store it does not know', () => {
+    expect(loadAppConfig({}).billing).toEqual({ creditsStore: 'auto', admissionTimeoutMs: 2000 });
+    expect(loadAppConfig({ CREDITS_STORE: 'postgres' }).billing.creditsStore).toBe('postgres');
+    expect(() => loadAppConfig({ CREDITS_STORE: 'memory' })).toThrow(/CREDITS_STORE/);
   });
 });
 

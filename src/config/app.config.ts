@@ -49,7 +49,9 @@ export interface AppConfig {
   metrics: { enabled: boolean };
   http: { port: number; host: string; adapter: HttpAdapterName };
   database: { url?: string; dataDir: string; migrationsRun: boolean };
-  redis: { url?: string; keyPrefix: string; autoPipelining: boolean };
+  redis: { url?: string; keyPrefix: string; autoPipelining: boolean; commandTimeoutMs: number };
+  /** Where live balances and charges are kept (CreditStoreKind, or auto), and how long an admission may wait for it. */
+  billing: { creditsStore: 'auto' | 'redis' | 'postgres'; admissionTimeoutMs: number };
   security: { cursorSecret: string; jwtSecret: string };
   /** The wallet-session backend: the sign-in challenge, token and session lifetimes, the auth routes' rate limits. */
   auth: {
@@ -170,7 +172,8 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
     metrics: { enabled: env.METRICS_ENABLED },
     http: { port: env.PORT, host: env.HTTP_HOST, adapter: env.HTTP_ADAPTER },
     database: { url: env.DATABASE_URL, dataDir: resolve(env.DATA_DIR), migrationsRun: env.MIGRATIONS_RUN },
-    redis: { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX, autoPipelining: env.REDIS_AUTO_PIPELINING },
+    redis: { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX, autoPipelining: env.REDIS_AUTO_PIPELINING, commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS },
+    billing: { creditsStore: env.CREDITS_STORE, admissionTimeoutMs: env.ADMISSION_TIMEOUT_MS },
     security: {
       cursorSecret: env.CURSOR_SECRET ?? DEV_CURSOR_SECRET,
       jwtSecret: env.JWT_SECRET ?? DEV_JWT_SECRET,

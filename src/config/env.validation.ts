@@ -77,6 +77,29 @@ export class EnvironmentVariables extends MarketVendorVariables {
   @IsBoolean()
   REDIS_AUTO_PIPELINING = false;
 
+  // How long a Redis command may go unanswered before it fails (ioredis' commandTimeout): a command whose
+  // reply was lost (the connection dropped under it) would otherwise wait forever, since the client never
+  // sends a command twice on its own.
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  REDIS_COMMAND_TIMEOUT_MS = 1000;
+
+  // Where live balances and charges are kept (docs/decisions.md, "Billing through faults"): redis (the
+  // outbox, drained into PostgreSQL; needs a Redis that persists with an append-only file), postgres (each
+  // charge written in PostgreSQL before its call is answered), auto (redis when the Redis persists, else postgres).
+  @IsOptional()
+  @IsIn(['auto', 'redis', 'postgres'])
+  CREDITS_STORE: 'auto' | 'redis' | 'postgres' = 'auto';
+
+  // How long a call's admission may wait for the credits store before the call is answered 503 (never charged).
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(30_000)
+  ADMISSION_TIMEOUT_MS = 2000;
+
   // Bounded so the ledger outbox key (prefix included) fits the drain fence's outbox column (200).
   @Transform(emptyToUndefined)
   @IsOptional()

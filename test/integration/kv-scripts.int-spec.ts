@@ -1,16 +1,18 @@
+import { ADMISSION_RECORD_TTL_MS, AdmissionRecordKeys, VOID_RECORD_TTL_MS } from '../../src/modules/billing/admission-record';
 import {
   ADMIT_SCRIPT,
   AdmitReply,
   AdmitStatus,
   BALANCE_OFFSET,
   balanceField,
-  RAISE_SEQ_FLOOR_SCRIPT,
+  parseAdmitReply,
   READ_BALANCE_SCRIPT,
-  REFUND_SCRIPT,
 } from '../../src/modules/billing/admission.scripts';
-import { ADMIT_FAST_SCRIPT, admitBatch, AdmitCall as ScriptCall } from '../../src/modules/billing/admit-batch';
+import { ADMIT_FAST_SCRIPT, admitBatch, parseFastReply, AdmitCall as ScriptCall } from '../../src/modules/billing/admit-batch';
+import { RAISE_SEQ_FLOOR_SCRIPT } from '../../src/modules/billing/outbox.scripts';
+import { VOID_SCRIPT } from '../../src/modules/billing/settlement.scripts';
 import { BillingKeys, WINDOW_KEY_TTL_MS, WINDOW_MS } from '../../src/modules/billing/billing-keys';
-import { USAGE_KEY_TTL_MS, UsageMeterKeys } from '../../src/modules/billing/usage-meter.format';
+import { USAGE_ADD_RECORD_TTL_MS, USAGE_KEY_TTL_MS, UsageMeterKeys } from '../../src/modules/billing/usage-meter.format';
 import { ADD_USAGE_SCRIPT } from '../../src/modules/billing/usage-meter.scripts';
 import { parseLedgerEntry } from '../../src/modules/billing/ledger-entry';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
@@ -162,24 +164,49 @@ function scriptCall(call: AdmitCall): ScriptCall {
       accountId: c.accountId,
       endpoint: c.endpoint,
       nowMs: c.nowMs,
+      billable: true,
     },
   };
 }
 
+/** An AdmitReply without its ledger sequence, which follows the clock (Redis' own on Redis). */
+type Decided = [AdmitStatus, number, string, number, number];
+const decided = (reply: AdmitReply): Decided => reply.slice(0, 5) as Decided;
+
+let batches = 0;
+/** A batch id no other test uses: each admission is a batch of its own unless a test says otherwise. */
+const newBatchId = () => `test-${process.pid}-${batches++}`;
+/** The seed reader of a test call: PostgreSQL's balance is the call's seedMicro, epoch and seedPeriod. */
+const seedOf = (call: AdmitCall) => {
+  const c = { ...ADMIT_DEFAULTS, ...call };
+  return async () => ({ balanceMicro: c.seedMicro, epoch: c.epoch, period: c.seedPeriod });
+};
+
 /** One call alone, as AdmissionService.admit makes it: the fast script, and the full one when it must. */
-async function admit(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
-  const [reply] = await admitBatch(kv, [scriptCall(call)]);
+async function admitWithSeq(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
+  const [reply] = (await admitBatch(kv, newBatchId(), [scriptCall(call)], seedOf(call)))!;
   return reply;
 }
 
-function admitKeys(c: { keyId: string; accountId: string; nowMs: number }): string[] {
-  return [BillingKeys.window(c.keyId, Math.floor(c.nowMs / WINDOW_MS)), BillingKeys.credits(c.accountId), BillingKeys.seq, BillingKeys.outbox];
+async function admit(kv: KvStore, call: AdmitCall): Promise<Decided> {
+  return decided(await admitWithSeq(kv, call));
 }
 
-/** The full script alone, as admitBatch runs it when the fast one cannot decide. */
-function admitFull(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
+function admitKeys(c: { keyId: string; accountId: string; nowMs: number }, record: string): string[] {
+  return [
+    BillingKeys.window(c.keyId, Math.floor(c.nowMs / WINDOW_MS)),
+    BillingKeys.credits(c.accountId),
+    BillingKeys.seq,
+    BillingKeys.outbox,
+    record,
+    AdmissionRecordKeys.generation,
+  ];
+}
+
+/** The full script alone with a fresh seed, as admitBatch runs it when the fast one cannot decide. */
+async function admitFull(kv: KvStore, call: AdmitCall, record = AdmissionRecordKeys.call(newBatchId(), 0)): Promise<Decided> {
   const c = { ...ADMIT_DEFAULTS, ...call };
-  return kv.run(ADMIT_SCRIPT, admitKeys(c), [
+  const text = await kv.run(ADMIT_SCRIPT, admitKeys(c, record), [
     c.cap,
     c.metered ? c.costMicro : -1,
     c.seedMicro,
@@ -191,20 +218,38 @@ function admitFull(kv: KvStore, call: AdmitCall): Promise<AdmitReply> {
     c.accountId,
     c.endpoint,
     c.nowMs,
+    '1',
+    ADMISSION_RECORD_TTL_MS,
   ]);
+  const parsed = parseAdmitReply(text);
+  if (!('reply' in parsed)) throw new Error(`unexpected reply ${text}`);
+  return decided(parsed.reply);
 }
 
 /** Keys and arguments in the order AdmissionService.settleFailure passes them; epoch and period come from the admit reply. */
 function refund(
   kv: KvStore,
-  reply: AdmitReply,
+  reply: Decided | AdmitReply,
   { requestId, costMicro = 1_000_000, nowMs = T0 + 500 }: { requestId: string; costMicro?: number; nowMs?: number },
 ) {
   return kv.run(
-    REFUND_SCRIPT,
-    [BillingKeys.credits(ACCOUNT), BillingKeys.seq, BillingKeys.outbox],
-    [requestId, ACCOUNT, ENDPOINT, costMicro, reply[3], reply[4], nowMs],
+    VOID_SCRIPT,
+    [BillingKeys.credits(ACCOUNT), BillingKeys.seq, BillingKeys.outbox, AdmissionRecordKeys.void(requestId)],
+    [requestId, ACCOUNT, ENDPOINT, costMicro, reply[3], reply[4], nowMs, VOID_RECORD_TTL_MS],
   );
+}
+
+/** The fast script with its keys and arguments spelled out, for tests of what it does alone; its reply decoded. */
+async function fastScript(
+  kv: KvStore,
+  { window, cap, change, field, head = 'charge|x|' }: { window: string; cap: number; change: string; field: string; head?: string },
+) {
+  const text = await kv.run(
+    ADMIT_FAST_SCRIPT,
+    [BillingKeys.seq, BillingKeys.outbox, AdmissionRecordKeys.batch(newBatchId()), window, BillingKeys.credits(ACCOUNT)],
+    [T0, ADMISSION_RECORD_TTL_MS, cap, change, field, head],
+  );
+  return parseFastReply(text, 1).decided[0];
 }
 
 /**
@@ -247,7 +292,7 @@ describe.each([
 
   describe('ADMIT_SCRIPT', () => {
     it('admits calls up to the cap, then limits with status 0 while still counting the window', async () => {
-      const replies: AdmitReply[] = [];
+      const replies: Decided[] = [];
       for (let i = 1; i <= 5; i++) replies.push(await admit(sut, { requestId: `req-${i}`, cap: 3, metered: false }));
 
       expect(replies).toEqual([
@@ -303,7 +348,7 @@ describe.each([
           balanceAfterMicro: '4000000',
           epoch: 1,
           period: 0,
-          seq: 1,
+          seq: expect.any(Number),
           atMs: T0,
         },
       ]);
@@ -361,7 +406,8 @@ describe.each([
 
       expect(reply).toEqual([AdmitStatus.ADMITTED, 2, '19000000', 1, 1]);
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '19000000', epoch: '1', period: '1' });
-      const [, reset, charge] = (await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
+      const [first, reset, charge] = (await sut.lrange(BillingKeys.outbox, 0, -1)).map(parseLedgerEntry);
+      expect([first!.seq < reset!.seq, reset!.seq < charge!.seq]).toEqual([true, true]);
       expect(reset).toEqual({
         type: 'period_reset',
         accountId: ACCOUNT,
@@ -371,10 +417,10 @@ describe.each([
         balanceAfterMicro: '20000000',
         epoch: 1,
         period: 1,
-        seq: 2,
+        seq: expect.any(Number),
         atMs: T0 + 1000,
       });
-      expect(charge).toMatchObject({ type: 'charge', amountMicro: '-1000000', balanceAfterMicro: '19000000', period: 1, seq: 3 });
+      expect(charge).toMatchObject({ type: 'charge', amountMicro: '-1000000', balanceAfterMicro: '19000000', period: 1 });
     });
 
     it('takes over a balance kept the way earlier versions did (a bal field), without re-seeding it', async () => {
@@ -420,8 +466,8 @@ describe.each([
         { requestId: req(6), cap: 5 },
         { requestId: req(7), metered: false },
       ];
-      const viaFast: AdmitReply[] = [];
-      const viaFull: AdmitReply[] = [];
+      const viaFast: Decided[] = [];
+      const viaFull: Decided[] = [];
       for (const call of calls) {
         viaFast.push(await admit(sut, { ...call, nowMs: T0 + viaFast.length }));
         viaFull.push(await admitFull(sut, { ...call, keyId: 'key-2', accountId: OTHER, nowMs: T0 + viaFull.length }));
@@ -447,19 +493,8 @@ describe.each([
       await admit(sut, { requestId: req(1), seedMicro: '5000000' });
       const before = { credits: await sut.hgetall(BillingKeys.credits(ACCOUNT)), outbox: await sut.llen(BillingKeys.outbox) };
       const window = BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS));
-      const fast = (epoch: number, period: number, change = '-1000000') =>
-        sut.run(
-          ADMIT_FAST_SCRIPT,
-          [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)],
-          [T0, 100, change, balanceField(epoch, period), 'charge|x|'],
-        );
-
-      const overCap = (epoch: number, period: number) =>
-        sut.run(
-          ADMIT_FAST_SCRIPT,
-          [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)],
-          [T0, 0, '-1000000', balanceField(epoch, period), 'charge|x|'],
-        );
+      const fast = (epoch: number, period: number, change = '-1000000') => fastScript(sut, { window, cap: 100, change, field: balanceField(epoch, period) });
+      const overCap = (epoch: number, period: number) => fastScript(sut, { window, cap: 0, change: '-1000000', field: balanceField(epoch, period) });
       for (const [epoch, period] of [
         [2, 0],
         [1, 1],
@@ -478,18 +513,15 @@ describe.each([
       expect(await sut.llen(BillingKeys.outbox)).toBe(before.outbox);
       // ...and decides alone once the epoch and period are the stored ones.
       expect(await fast(1, 0)).toEqual([1, 1, '3000000']);
-      expect(await sut.lrange(BillingKeys.outbox, -1, -1)).toEqual([`charge|x|3000000|1|0|2|${T0}`]);
+      const [line] = await sut.lrange(BillingKeys.outbox, -1, -1);
+      expect(line).toMatch(new RegExp(`^charge\\|x\\|3000000\\|1\\|0\\|\\d+\\|${T0}$`));
     });
 
     it('takes a charge the balance cannot pay back at once, and counts the window', async () => {
       await admit(sut, { requestId: req(1), seedMicro: '1500000' });
       const window = BillingKeys.window('key-9', Math.floor(T0 / WINDOW_MS));
 
-      const reply = await sut.run(
-        ADMIT_FAST_SCRIPT,
-        [BillingKeys.seq, BillingKeys.outbox, window, BillingKeys.credits(ACCOUNT)],
-        [T0, 100, '-1000000', balanceField(1, 0), 'charge|x|'],
-      );
+      const reply = await fastScript(sut, { window, cap: 100, change: '-1000000', field: balanceField(1, 0) });
 
       expect(reply).toEqual([2, 1, '500000']);
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '500000', epoch: '1', period: '0' });
@@ -516,7 +548,8 @@ describe.each([
       ].map((call) => ({ ...call, nowMs: T0 + 10 }));
       const run = async (kv: KvStore, together: boolean) => {
         for (const seed of seeds) await admit(kv, seed);
-        const replies = together ? await admitBatch(kv, batch.map(scriptCall)) : [];
+        const thirdsSeed = async () => ({ balanceMicro: '7000000', epoch: 1, period: 0 });
+        const replies = together ? (await admitBatch(kv, newBatchId(), batch.map(scriptCall), thirdsSeed))!.map(decided) : [];
         if (!together) for (const call of batch) replies.push(await admit(kv, call));
         const state: Record<string, unknown> = { replies, outbox: await kv.lrange(BillingKeys.outbox, 0, -1), seq: await kv.get(BillingKeys.seq) };
         for (const account of [ACCOUNT, OTHER, THIRD]) state[account] = await kv.hgetall(BillingKeys.credits(account));
@@ -538,8 +571,9 @@ describe.each([
               .join('|'),
           )
           .sort();
-      expect({ ...together, outbox: withoutSeq(together.outbox) }).toEqual({ ...alone, outbox: withoutSeq(alone.outbox) });
-      expect((together.replies as AdmitReply[]).map((r) => r[0])).toEqual([1, 1, 2, 1, 0, 1, 1, 1]);
+      // The stored sequence follows the clock of each run, like the lines' own.
+      expect({ ...together, seq: null, outbox: withoutSeq(together.outbox) }).toEqual({ ...alone, seq: null, outbox: withoutSeq(alone.outbox) });
+      expect((together.replies as Decided[]).map((r) => r[0])).toEqual([1, 1, 2, 1, 0, 1, 1, 1]);
       const seqs = (together.outbox as string[]).map((line) => Number(line.split('|')[8]));
       expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
       expect(new Set(seqs).size).toBe(seqs.length);
@@ -548,16 +582,35 @@ describe.each([
   });
 
   describe('RAISE_SEQ_FLOOR_SCRIPT', () => {
+    // Above any clock in microseconds, so the next line numbers from the floor, not from the clock.
+    const FAR = 9_000_000_000_000_000;
+
     it('raises a missing or lower sequence to the floor, and never lowers one already past it', async () => {
       expect(await sut.run(RAISE_SEQ_FLOOR_SCRIPT, [BillingKeys.seq], ['41'])).toBe(41);
       expect(await sut.get(BillingKeys.seq)).toBe('41');
-      await sut.set(BillingKeys.seq, '90');
-      expect(await sut.run(RAISE_SEQ_FLOOR_SCRIPT, [BillingKeys.seq], ['50'])).toBe(90);
-      expect(await sut.get(BillingKeys.seq)).toBe('90');
+      await sut.set(BillingKeys.seq, String(FAR));
+      expect(await sut.run(RAISE_SEQ_FLOOR_SCRIPT, [BillingKeys.seq], ['50'])).toBe(FAR);
+      expect(await sut.get(BillingKeys.seq)).toBe(String(FAR));
       // The next admission's charge then numbers from there.
       const reply = await admit(sut, { requestId: req(1), seedMicro: '5000000' });
       expect(reply[0]).toBe(AdmitStatus.ADMITTED);
-      expect((await outbox(sut)).map((f) => f[8])).toEqual(['91']);
+      expect((await outbox(sut)).map((f) => f[8])).toEqual([String(FAR + 1)]);
+    });
+  });
+
+  describe('ledger sequence', () => {
+    it("numbers lines above the store's clock in microseconds, so a store that lost its counter never numbers below it", async () => {
+      await sut.set(BillingKeys.seq, '7');
+      const before = Date.now() * 1000;
+      const charged = await admitWithSeq(sut, { requestId: req(1), seedMicro: '5000000' });
+      await refund(sut, charged, { requestId: req(1) });
+
+      const seqs = (await outbox(sut)).map((f) => Number(f[8]));
+      expect(charged[5]).toBe(seqs[0]);
+      // Redis' clock is this machine's; the in-process store's is the harness' (T0).
+      expect(seqs[0]).toBeGreaterThan(Math.min(before, T0 * 1000));
+      expect(seqs[1]).toBeGreaterThan(seqs[0]);
+      expect(await sut.get(BillingKeys.seq)).toBe(String(seqs[1]));
     });
   });
 
@@ -575,7 +628,7 @@ describe.each([
     });
   });
 
-  describe('REFUND_SCRIPT', () => {
+  describe('VOID_SCRIPT', () => {
     it('gives the credits back and appends a void for the charge, with the balance after it', async () => {
       const reply = await admit(sut, { requestId: req(1), seedMicro: '5000000' });
 
@@ -592,9 +645,20 @@ describe.each([
         balanceAfterMicro: '5000000',
         epoch: 1,
         period: 0,
-        seq: 2,
+        seq: expect.any(Number),
         atMs: T0 + 700,
       });
+    });
+
+    it('gives back and voids once, however often it runs', async () => {
+      const reply = await admit(sut, { requestId: req(1), seedMicro: '5000000' });
+
+      expect(await refund(sut, reply, { requestId: req(1) })).toBe('5000000');
+      expect(await refund(sut, reply, { requestId: req(1) })).toBe('5000000');
+
+      expect(await credits(sut, ACCOUNT)).toEqual({ bal: '5000000', epoch: '1', period: '0' });
+      expect((await outbox(sut)).map((f) => f[0])).toEqual(['charge', 'void']);
+      await harness.expectLease(AdmissionRecordKeys.void(req(1)), VOID_RECORD_TTL_MS);
     });
 
     it('does not add a charge from before an epoch change to the re-seeded balance, but still voids it', async () => {
@@ -604,10 +668,11 @@ describe.each([
       expect(await refund(sut, first, { requestId: req(1) })).toBe('9000000');
 
       expect(await credits(sut, ACCOUNT)).toEqual({ bal: '9000000', epoch: '2', period: '0' });
-      expect((await outbox(sut)).map((f) => [f[0], f[2], f[5]])).toEqual([
-        ['charge', req(1), '4000000'],
-        ['charge', req(2), '9000000'],
-        ['void', req(1), '9000000'],
+      // The void names the charge's epoch and period, with no balance: it never moves the newer one.
+      expect((await outbox(sut)).map((f) => [f[0], f[2], f[5], f[6], f[7]])).toEqual([
+        ['charge', req(1), '4000000', '1', '0'],
+        ['charge', req(2), '9000000', '2', '0'],
+        ['void', req(1), '-1', '1', '0'],
       ]);
     });
 
@@ -623,7 +688,7 @@ describe.each([
       await sut.del(BillingKeys.credits(ACCOUNT));
 
       expect(await refund(sut, reply, { requestId: req(1) })).toBe('-1');
-      expect((await outbox(sut))[1].slice(0, 8)).toEqual(['void', ACCOUNT, req(1), ENDPOINT, '1000000', '-1', '-1', '-1']);
+      expect((await outbox(sut))[1].slice(0, 8)).toEqual(['void', ACCOUNT, req(1), ENDPOINT, '1000000', '-1', '1', '0']);
     });
   });
 
@@ -725,24 +790,32 @@ describe.each([
   describe('ADD_USAGE_SCRIPT', () => {
     const usageA = UsageMeterKeys.live('acct-a', 3);
     const usageB = UsageMeterKeys.live('acct-b', 0);
-    const addUsage = () =>
+    const addUsage = (batchId: string) =>
       sut.run(
         ADD_USAGE_SCRIPT,
-        [UsageMeterKeys.dirty, usageA, usageB],
-        ['acct-a:3', 2, 'hl.perp.holders', 3, 3_000_000, 'usage.list', 1, 0, 'acct-b:0', 1, 'account.summary', -1, 0],
+        [UsageMeterKeys.dirty, UsageMeterKeys.added(batchId), usageA, usageB],
+        [USAGE_ADD_RECORD_TTL_MS, 'acct-a:3', 2, 'hl.perp.holders', 3, 3_000_000, 'usage.list', 1, 0, 'acct-b:0', 1, 'account.summary', -1, 0],
       );
 
     it('adds calls and credits per endpoint to each hash, skipping zero deltas, and marks each for the durable copy', async () => {
-      expect(await addUsage()).toBe(2);
-      expect(await addUsage()).toBe(2);
+      expect(await addUsage('batch-1')).toBe(2);
+      expect(await addUsage('batch-2')).toBe(2);
 
       expect(await sut.hgetall(usageA)).toEqual({ 'hl.perp.holders': '6', 'hl.perp.holders#credits': '6000000', 'usage.list': '2' });
       expect(await sut.hgetall(usageB)).toEqual({ 'account.summary': '-2' });
       expect((await sut.spop(UsageMeterKeys.dirty, 10)).sort()).toEqual(['acct-a:3', 'acct-b:0']);
     });
 
+    it('adds a batch sent twice (its first reply lost) once', async () => {
+      expect(await addUsage('batch-1')).toBe(2);
+      expect(await addUsage('batch-1')).toBe(0);
+
+      expect(await sut.hgetall(usageA)).toEqual({ 'hl.perp.holders': '3', 'hl.perp.holders#credits': '3000000', 'usage.list': '1' });
+      await harness.expectLease(UsageMeterKeys.added('batch-1'), USAGE_ADD_RECORD_TTL_MS);
+    });
+
     it('gives each usage hash a lease of USAGE_KEY_TTL_MS', async () => {
-      await addUsage();
+      await addUsage('batch-1');
 
       await harness.expectLease(usageA, USAGE_KEY_TTL_MS);
     });

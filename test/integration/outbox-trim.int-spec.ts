@@ -1,4 +1,4 @@
-import { TRIM_OUTBOX_HEAD_SCRIPT } from '../../src/modules/billing/admission.scripts';
+import { TRIM_OUTBOX_HEAD_SCRIPT } from '../../src/modules/billing/outbox.scripts';
 import { KvScript, KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
@@ -18,22 +18,24 @@ describe.each([
 
   beforeEach(async () => {
     sut = make();
-    await sut.del('outbox');
+    await sut.del('outbox', 'drained');
     await sut.run(PUSH, ['outbox'], ['a', 'b', 'c', 'd']);
   });
   afterEach(async () => {
-    await sut.del('outbox');
+    await sut.del('outbox', 'drained');
     await sut.close();
   });
 
   it('trims the lines a drainer read and wrote when the head is unchanged', async () => {
-    expect(await sut.run(TRIM_OUTBOX_HEAD_SCRIPT, ['outbox'], [2, 'a', 'b'])).toBe(1);
+    expect(await sut.run(TRIM_OUTBOX_HEAD_SCRIPT, ['outbox', 'drained'], [2, 'a', 'b', '12'])).toBe(1);
     expect(await sut.lrange('outbox', 0, -1)).toEqual(['c', 'd']);
+    expect(await sut.get('drained')).toBe('12');
   });
 
   it('leaves the outbox alone when another drainer already trimmed that head', async () => {
-    expect(await sut.run(TRIM_OUTBOX_HEAD_SCRIPT, ['outbox'], [2, 'a', 'b'])).toBe(1);
-    expect(await sut.run(TRIM_OUTBOX_HEAD_SCRIPT, ['outbox'], [2, 'a', 'b'])).toBe(0);
+    expect(await sut.run(TRIM_OUTBOX_HEAD_SCRIPT, ['outbox', 'drained'], [2, 'a', 'b', '12'])).toBe(1);
+    expect(await sut.run(TRIM_OUTBOX_HEAD_SCRIPT, ['outbox', 'drained'], [2, 'a', 'b', '9'])).toBe(0);
     expect(await sut.lrange('outbox', 0, -1)).toEqual(['c', 'd']);
+    expect(await sut.get('drained')).toBe('12');
   });
 });

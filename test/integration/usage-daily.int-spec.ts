@@ -5,16 +5,15 @@ import { KvStore } from '../../src/infra/kv/kv-store';
 import { MemoryKvStore } from '../../src/infra/kv/memory-kv.store';
 import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
 import { ApiCaller } from '../../src/modules/account/api-caller';
-import { AdmissionService } from '../../src/modules/billing/admission.service';
 import { addMonthsUtc } from '../../src/modules/billing/credit-period';
 import { addDays, dayStartMs, utcDayOf } from '../../src/modules/billing/usage-day';
 import { UsageHistoryService } from '../../src/modules/billing/usage-history.service';
-import { UsageMeterKeys } from '../../src/modules/billing/usage-meter.format';
-import { UsageMeterService } from '../../src/modules/billing/usage-meter.service';
+import { USAGE_ADD_RECORD_TTL_MS, UsageMeterKeys } from '../../src/modules/billing/usage-meter.format';
 import { ADD_USAGE_SCRIPT } from '../../src/modules/billing/usage-meter.scripts';
 import { UsageSyncService } from '../../src/modules/billing/usage-sync.service';
 import { UsageTotalsService } from '../../src/modules/billing/usage-totals.service';
 import { UsageClaim, UsageRepository } from '../../src/modules/billing/usage.repository';
+import { ledgerDrain, redisAdmission } from '../support/billing-kit';
 import { openTestDb } from '../support/test-db';
 import { TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
 
@@ -35,13 +34,13 @@ class FailingUsageRepository extends UsageRepository {
 }
 
 /** One service replica on the store: its meters, its sync, its /usage totals and its history. */
-function replica(kv: KvStore, repository: UsageRepository) {
-  const meter = new UsageMeterService(kv, {} as never);
+function replica(kv: KvStore, repository: UsageRepository, db: DataSource) {
+  const { admission, meter } = redisAdmission(kv, () => ({ balanceMicro: '10000000', epoch: 0, period: 0 }));
   return {
     meter,
-    admission: new AdmissionService(kv, meter),
+    admission,
     sync: new UsageSyncService(kv, repository, meter, {} as never),
-    totals: new UsageTotalsService(kv, repository, meter),
+    totals: new UsageTotalsService(kv, repository, meter, admission, ledgerDrain(kv, db)),
     history: new UsageHistoryService(kv, repository, meter),
   };
 }
@@ -106,39 +105,37 @@ describe.each([
     );
   }
 
-  it('puts a call admitted just before midnight on its day though it is synced after, and takes a failed one out of that day', async () => {
+  it('puts a free call admitted just before midnight on its day though it is synced after, and takes a failed one out of that day', async () => {
     const caller = await newAccount();
-    const { meter, admission, sync, totals, history } = replica(kv, new UsageRepository(db));
-    const admit = () => admission.admit({ caller, endpoint: 'account.summary', cost: 1, requestId: randomUUID(), nowMs: JUST_BEFORE_MIDNIGHT });
+    const { meter, admission, sync, totals, history } = replica(kv, new UsageRepository(db), db);
+    const admit = () => admission.admit({ caller, endpoint: 'usage.list', cost: 0, requestId: randomUUID(), nowMs: JUST_BEFORE_MIDNIGHT });
     await admit();
     const failed = await admit();
     await meter.flush();
     await sync.sync();
-    expect(await durableDaily(caller.accountId)).toEqual({ [YESTERDAY]: { 'account.summary': { calls: 2, creditsMicro: 2_000_000 } } });
+    expect(await durableDaily(caller.accountId)).toEqual({ [YESTERDAY]: { 'usage.list': { calls: 2, creditsMicro: 0 } } });
 
     // The failure is settled after midnight: out of yesterday, at once in the history, and once synced.
     await admission.settleFailure(failed.admission, randomUUID());
-    expect(await history.daily(caller.accountId, { days: 2, now: NOW })).toEqual([
-      { date: YESTERDAY, endpoint: 'account.summary', calls: 1, creditsMicro: '1000000' },
-    ]);
+    expect(await history.daily(caller.accountId, { days: 2, now: NOW })).toEqual([{ date: YESTERDAY, endpoint: 'usage.list', calls: 1, creditsMicro: '0' }]);
     await meter.flush();
     await sync.sync();
 
-    expect(await durableDaily(caller.accountId)).toEqual({ [YESTERDAY]: { 'account.summary': { calls: 1, creditsMicro: 1_000_000 } } });
-    expect(await periodTotals(caller.accountId, 0)).toEqual([{ endpoint: 'account.summary', calls: 1, creditsMicro: '1000000' }]);
+    expect(await durableDaily(caller.accountId)).toEqual({ [YESTERDAY]: { 'usage.list': { calls: 1, creditsMicro: 0 } } });
+    expect(await periodTotals(caller.accountId, 0)).toEqual([{ endpoint: 'usage.list', calls: 1, creditsMicro: '0' }]);
     expect(await totals.currentPeriod(caller, new Date(JUST_BEFORE_MIDNIGHT))).toEqual([
-      { accountId: caller.accountId, period: 0, endpoint: 'account.summary', calls: 1, creditsMicro: '1000000' },
+      { accountId: caller.accountId, period: 0, endpoint: 'usage.list', calls: 1, creditsMicro: '0' },
     ]);
   });
 
   it('adds counts kept without a day (earlier versions) to the period, and to usage_daily on the day they are synced', async () => {
     const { accountId } = await newAccount();
-    const { sync, history } = replica(kv, new UsageRepository(db));
+    const { sync, history } = replica(kv, new UsageRepository(db), db);
     // A live delta as an earlier version flushed it, with a field of this version beside it.
     await kv.run(
       ADD_USAGE_SCRIPT,
-      [UsageMeterKeys.dirty, UsageMeterKeys.live(accountId, 0)],
-      [UsageMeterKeys.member(accountId, 0), 2, 'news.feed', 2, 2_000_000, `news.feed@${YESTERDAY}`, 1, 1_000_000],
+      [UsageMeterKeys.dirty, UsageMeterKeys.added(randomUUID()), UsageMeterKeys.live(accountId, 0)],
+      [USAGE_ADD_RECORD_TTL_MS, UsageMeterKeys.member(accountId, 0), 2, 'news.feed', 2, 2_000_000, `news.feed@${YESTERDAY}`, 1, 1_000_000],
     );
     expect(await history.daily(accountId, { days: 2, now: NOW })).toEqual([
       { date: YESTERDAY, endpoint: 'news.feed', calls: 1, creditsMicro: '1000000' },
@@ -157,9 +154,13 @@ describe.each([
 
   it('finishes a claim of counts without a day that a replica left in flight', async () => {
     const { accountId } = await newAccount();
-    await kv.run(ADD_USAGE_SCRIPT, [UsageMeterKeys.dirty, UsageMeterKeys.live(accountId, 0)], [UsageMeterKeys.member(accountId, 0), 1, 'news.feed', 4, 0]);
-    await replica(kv, new FailingUsageRepository(db)).sync.sync();
-    const { sync, history } = replica(kv, new UsageRepository(db));
+    await kv.run(
+      ADD_USAGE_SCRIPT,
+      [UsageMeterKeys.dirty, UsageMeterKeys.added(randomUUID()), UsageMeterKeys.live(accountId, 0)],
+      [USAGE_ADD_RECORD_TTL_MS, UsageMeterKeys.member(accountId, 0), 1, 'news.feed', 4, 0],
+    );
+    await replica(kv, new FailingUsageRepository(db), db).sync.sync();
+    const { sync, history } = replica(kv, new UsageRepository(db), db);
     expect(await history.daily(accountId, { days: 1, now: NOW })).toEqual([{ date: TODAY, endpoint: 'news.feed', calls: 4, creditsMicro: '0' }]);
 
     await sync.sync();
@@ -173,7 +174,7 @@ describe.each([
     // Period 1 began yesterday at noon.
     const caller = await newAccount(addMonthsUtc(new Date(dayStartMs(YESTERDAY) + 12 * 3600_000), -1));
     const dayBefore = addDays(TODAY, -2);
-    const { meter, sync, history } = replica(kv, new UsageRepository(db));
+    const { meter, sync, history } = replica(kv, new UsageRepository(db), db);
     meter.count(caller.accountId, 0, addDays(TODAY, -3), 'news.feed', 1_000_000);
     meter.count(caller.accountId, 0, dayBefore, 'news.feed', 1_000_000);
     meter.count(caller.accountId, 1, YESTERDAY, 'news.search', 2_000_000);
@@ -182,7 +183,7 @@ describe.each([
     meter.count(caller.accountId, 0, dayBefore, 'news.feed', 1_000_000);
     await meter.flush();
     // Claimed, never added: in flight in period 0.
-    await replica(kv, new FailingUsageRepository(db)).sync.sync();
+    await replica(kv, new FailingUsageRepository(db), db).sync.sync();
     meter.count(caller.accountId, 1, TODAY, 'news.search', 2_000_000);
     meter.count(caller.accountId, 1, TODAY, 'usage.list', 0);
 

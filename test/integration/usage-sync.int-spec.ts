@@ -3,7 +3,6 @@ import { Wallet } from 'ethers';
 import { DataSource } from 'typeorm';
 import { ApiCaller } from '../../src/modules/account/api-caller';
 import { EndpointName } from '../../src/modules/billing/credit-costs';
-import { UsageMeterService } from '../../src/modules/billing/usage-meter.service';
 import { addDays, utcDayOf } from '../../src/modules/billing/usage-day';
 import { UsageHistoryService } from '../../src/modules/billing/usage-history.service';
 import { KvStore } from '../../src/infra/kv/kv-store';
@@ -15,6 +14,7 @@ import { UsageSyncService } from '../../src/modules/billing/usage-sync.service';
 import { UsageTotalsService } from '../../src/modules/billing/usage-totals.service';
 import { UsageClaim, UsageRepository } from '../../src/modules/billing/usage.repository';
 import { UsageService } from '../../src/modules/usage/usage.service';
+import { ledgerDrain, redisAdmission } from '../support/billing-kit';
 import { openTestDb } from '../support/test-db';
 import { TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
 
@@ -73,12 +73,12 @@ function crashingFinalize(kv: KvStore, chance: () => number, failRate: number): 
 }
 
 /** One service replica: its own in-memory counts, its own sync, its own /usage and history readers. */
-function replica(kv: KvStore, repository: UsageRepository) {
-  const meter = new UsageMeterService(kv, {} as never);
+function replica(kv: KvStore, repository: UsageRepository, db: DataSource) {
+  const { admission, meter } = redisAdmission(kv, () => ({ balanceMicro: '10000000', epoch: 0, period: 0 }));
   return {
     meter,
     sync: new UsageSyncService(kv, repository, meter, {} as never),
-    usage: new UsageService(new UsageTotalsService(kv, repository, meter)),
+    usage: new UsageService(new UsageTotalsService(kv, repository, meter, admission, ledgerDrain(kv, db))),
     history: new UsageHistoryService(kv, repository, meter),
   };
 }
@@ -182,7 +182,7 @@ describe.each([
     let failing: 'add' | 'finalize' | undefined;
     const failWhen = (step: string) => () => (failing === step ? 0 : 1);
     const flaky = crashingFinalize(kv, failWhen('finalize'), 0.5);
-    const { meter, sync, usage, history } = replica(flaky, new CrashingUsageRepository(db, failWhen('add'), 0.5));
+    const { meter, sync, usage, history } = replica(flaky, new CrashingUsageRepository(db, failWhen('add'), 0.5), db);
     const read = async () => {
       const totals = toTotals(await usage.currentPeriod(caller(accountId)));
       // Every call is today's, so the history's one day is the period's totals.
@@ -250,11 +250,11 @@ describe.each([
       for (let i = 0; i < n; i++) r.meter.count(accountId, 0, TODAY, 'hl.perp.holders', 2_000_000);
       return r.meter.flush();
     };
-    const other = replica(kv, new UsageRepository(db));
+    const other = replica(kv, new UsageRepository(db), db);
     await calls(other, 1);
     await other.sync.sync();
     // A replica claims the next delta and dies before adding it: the claim stays in flight.
-    const dying = replica(kv, new CrashingUsageRepository(db, () => 0, 1));
+    const dying = replica(kv, new CrashingUsageRepository(db, () => 0, 1), db);
     await calls(dying, 2);
     await dying.sync.sync();
     // This replica picks up that claim; while it is on its way to PostgreSQL, another replica adds it,
@@ -272,7 +272,7 @@ describe.each([
         return super.add(claims);
       }
     })(db);
-    const { sync } = replica(kv, slow);
+    const { sync } = replica(kv, slow, db);
 
     // Its add finds the handed-over claim stale, then its second pass moves the third delta.
     await sync.sync();
@@ -285,7 +285,7 @@ describe.each([
     const accounts = [await newAccount(), await newAccount(), await newAccount()];
     const chance = random(17);
     const connections = [kv, connect(), connect(), connect()];
-    const replicas = connections.map((store) => replica(crashingFinalize(store, chance, 0.2), new CrashingUsageRepository(db, chance, 0.2)));
+    const replicas = connections.map((store) => replica(crashingFinalize(store, chance, 0.2), new CrashingUsageRepository(db, chance, 0.2), db));
     // Net usage per flush is never negative (a refund follows its call), so the true totals only grow:
     // `landed` counts a flush once it is in the store, `sent` as soon as it starts, and any read must fall between.
     const landed: Record<string, Totals> = Object.fromEntries(accounts.map((a) => [a, {}]));
@@ -350,7 +350,7 @@ describe.each([
     );
 
     // Every replica's last runs, with no failures left to inject.
-    const clean = connections.map((store) => replica(store, new UsageRepository(db)));
+    const clean = connections.map((store) => replica(store, new UsageRepository(db), db));
     for (const r of clean) await r.sync.sync();
     for (const accountId of accounts) {
       const expected = Object.fromEntries(Object.entries(landed[accountId]).filter(([, t]) => t.calls !== 0 || t.creditsMicro !== 0));

@@ -19,7 +19,12 @@ export function uniqueKeyPrefix(): string {
 }
 
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
-  return loadAppConfig({
+  return loadAppConfig(testEnvironment(overrides));
+}
+
+/** The environment testConfig reads: also what a test hands a server process it starts itself. */
+export function testEnvironment(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
     NODE_ENV: 'test',
     LOG_LEVEL: 'error',
     PORT: '0',
@@ -28,6 +33,9 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     REDIS_URL: TEST_REDIS_URL,
     REDIS_KEY_PREFIX: uniqueKeyPrefix(),
     LEDGER_FLUSH_INTERVAL_MS: '200',
+    // The production store: this machine's Redis keeps no append-only file, so auto would pick postgres.
+    // Suites of the postgres store say so.
+    CREDITS_STORE: 'redis',
     USAGE_SYNC_INTERVAL_MS: '200',
     // Suites that want the snapshot jobs turn them on and point them at a simulator.
     HL_JOBS_ENABLED: 'false',
@@ -51,5 +59,5 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     NEWS_FEEDS: 'test-feed=http://127.0.0.1:9/feeds/test.rss',
     NEWS_STOCK_FEED_URL: 'http://127.0.0.1:9/feeds/headline?s={symbol}',
     ...overrides,
-  });
+  };
 }

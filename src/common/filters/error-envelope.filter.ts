@@ -6,6 +6,7 @@ import { UpstreamFailure } from '../errors/upstream-failure';
 import { requestState } from '../http/request-state';
 import { HEADER, setResponseHeaders } from '../http/response-headers';
 import { BODY_TOO_LARGE, bodyErrorMessage } from '../http/body-error-message';
+import { isDependencyUnavailable } from '../errors/dependency-unavailable';
 import { FAILED_CALL_SETTLER, FailedCallSettler } from './failed-call-settler';
 
 interface ErrorBody {
@@ -21,6 +22,8 @@ interface Answer {
 }
 
 const PAYLOAD_TOO_LARGE = 413;
+/** During an outage every request fails the same way: one log line per this long says how many did. */
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
 const UNSUPPORTED_MEDIA_TYPE = 415;
 /** All a client learns of an upstream failure: never its host, status or body. */
 export const UPSTREAM_UNAVAILABLE = 'upstream data source unavailable';
@@ -34,6 +37,7 @@ export const UPSTREAM_UNAVAILABLE = 'upstream data source unavailable';
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorEnvelopeFilter');
+  private outage = { loggedAt: 0, since: 0 };
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -69,8 +73,27 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       const code = errorCodeForStatus(status);
       return { status, body: envelope(code, clientMessage(exception, code, status)), headers: {} };
     }
+    // The database or the KV store could not be reached: the request was fine, retrying it will be too.
+    if (isDependencyUnavailable(exception)) {
+      this.logOutage(requestId, exception);
+      const body = envelope(ErrorCode.SERVICE_UNAVAILABLE, 'service: a data store is unavailable for the moment; nothing was charged, retry shortly');
+      return { status: ERROR_STATUS[ErrorCode.SERVICE_UNAVAILABLE], body, headers: { [HEADER.retryAfter]: '1' } };
+    }
     this.logger.error({ msg: `request ${requestId} failed`, requestId }, exception instanceof Error ? exception.stack : String(exception));
     return { status: 500, body: envelope(ErrorCode.INTERNAL_ERROR, 'internal error'), headers: {} };
+  }
+
+  /** One WARN line for the first failure of an outage, then at most one per OUTAGE_LOG_INTERVAL_MS with the count. */
+  private logOutage(requestId: string, exception: unknown): void {
+    const now = Date.now();
+    this.outage.since += 1;
+    if (now - this.outage.loggedAt < OUTAGE_LOG_INTERVAL_MS) return;
+    const message = exception instanceof Error ? exception.message : String(exception);
+    this.logger.warn({
+      msg: `request ${requestId} answered 503: a data store is unreachable (${message}); ${this.outage.since} such answers since the last line`,
+      requestId,
+    });
+    this.outage = { loggedAt: now, since: 0 };
   }
 }
 

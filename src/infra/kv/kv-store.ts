@@ -4,6 +4,9 @@ export const KV_STORE = Symbol('KV_STORE');
 
 export type KvArg = string | number;
 
+/** Whether the store keeps what it acknowledged through a crash of its own: 'unknown' when it will not say. */
+export type KvPersistence = 'aof' | 'none' | 'unknown';
+
 /**
  * An atomic script with two bodies that must behave identically: Lua for Redis, and a synchronous
  * JavaScript twin for the in-process store (a synchronous function cannot interleave with another
@@ -34,5 +37,9 @@ export interface KvStore {
   sadd(key: string, ...members: string[]): Promise<void>;
   spop(key: string, count: number): Promise<string[]>;
   ping(): Promise<void>;
+  /** False while the connection is down: a caller that would only wait for it can answer at once. */
+  isConnected(): boolean;
+  /** The in-process store keeps nothing through a restart ('none'). */
+  persistence(): Promise<KvPersistence>;
   close(): Promise<void>;
 }

@@ -13,8 +13,8 @@ import { RedisKvStore } from './redis-kv.store';
       provide: KV_STORE,
       inject: [ConfigService],
       useFactory: (config: ConfigService<AppConfig, true>): KvStore => {
-        const { url, keyPrefix, autoPipelining } = config.get('redis', { infer: true });
-        if (url) return RedisKvStore.connect(url, keyPrefix, { autoPipelining });
+        const { url, keyPrefix, autoPipelining, commandTimeoutMs } = config.get('redis', { infer: true });
+        if (url) return RedisKvStore.connect(url, keyPrefix, { autoPipelining, commandTimeoutMs });
         new Logger('KvModule').warn('REDIS_URL not set: using the in-process store (one replica only)');
         return new MemoryKvStore();
       },

@@ -18,6 +18,11 @@ export class MemoryData {
 
   constructor(private readonly now: () => number = Date.now) {}
 
+  /** Redis' TIME in microseconds, from this store's clock. */
+  timeMicros(): number {
+    return this.now() * 1000;
+  }
+
   /** Keys held, expired ones not yet dropped included (Redis' DBSIZE). */
   get size(): number {
     return this.entries.size;

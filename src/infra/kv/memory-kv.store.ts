@@ -1,4 +1,4 @@
-import { KvArg, KvScript, KvStore } from './kv-store';
+import { KvArg, KvPersistence, KvScript, KvStore } from './kv-store';
 import { MemoryData } from './memory-data';
 
 /** The in-process store of the embedded default: one process only, same interface as Redis. */
@@ -54,6 +54,14 @@ export class MemoryKvStore implements KvStore {
   }
 
   async ping(): Promise<void> {}
+
+  isConnected(): boolean {
+    return true;
+  }
+
+  async persistence(): Promise<KvPersistence> {
+    return 'none';
+  }
 
   async close(): Promise<void> {}
 }

@@ -1,8 +1,20 @@
 import { createHash } from 'node:crypto';
 import Redis, { Command } from 'ioredis';
-import { KvArg, KvScript, KvStore } from './kv-store';
+import { KvArg, KvPersistence, KvScript, KvStore } from './kv-store';
 
-/** Redis through ioredis. Scripts go by EVALSHA, falling back to EVAL once after a Redis restart. */
+/** What a command waits for at most unless REDIS_COMMAND_TIMEOUT_MS says otherwise. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
+
+/**
+ * Redis through ioredis. Scripts go by EVALSHA, falling back to EVAL once after a Redis restart.
+ *
+ * The client never sends a command a second time on its own (autoResendUnfulfilledCommands off): a command
+ * whose reply was lost may have run, and re-sending it blindly ran billing scripts twice. Whoever issued a
+ * command decides whether to send it again; every state-changing billing script is safe to run twice
+ * (admission-record.ts). Every command fails after commandTimeout: with re-sending off, ioredis 5 drops a
+ * command that was in flight when the connection closed without settling it (redis/ioredis#2193), and a
+ * command queued while Redis is down must not hold its caller for longer than that either.
+ */
 export class RedisKvStore implements KvStore {
   readonly kind = 'redis' as const;
   private readonly shas = new Map<string, string>();
@@ -10,8 +22,34 @@ export class RedisKvStore implements KvStore {
   constructor(readonly client: Redis) {}
 
   /** autoPipelining: see REDIS_AUTO_PIPELINING (off unless asked for). */
-  static connect(url: string, keyPrefix: string, { autoPipelining = false }: { autoPipelining?: boolean } = {}): RedisKvStore {
-    return new RedisKvStore(new Redis(url, { keyPrefix, maxRetriesPerRequest: 2, enableAutoPipelining: autoPipelining }));
+  static connect(
+    url: string,
+    keyPrefix: string,
+    { autoPipelining = false, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS }: { autoPipelining?: boolean; commandTimeoutMs?: number } = {},
+  ): RedisKvStore {
+    return new RedisKvStore(
+      new Redis(url, {
+        keyPrefix,
+        maxRetriesPerRequest: 2,
+        enableAutoPipelining: autoPipelining,
+        autoResendUnfulfilledCommands: false,
+        commandTimeout: commandTimeoutMs,
+      }),
+    );
+  }
+
+  isConnected(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  /** 'aof' when Redis keeps an append-only file (it survives its own crash with every acknowledged write). */
+  async persistence(): Promise<KvPersistence> {
+    try {
+      const info = await this.client.info('persistence');
+      return /^aof_enabled:1\s*$/m.test(info) ? 'aof' : 'none';
+    } catch {
+      return 'unknown';
+    }
   }
 
   async run<T>(script: KvScript<T>, keys: string[], args: KvArg[]): Promise<T> {

@@ -40,6 +40,36 @@ export const ledgerDrainFailures = new Counter({
   registers,
 });
 
+export const billingSettlementsPending = new Gauge({
+  name: 'billing_settlements_pending',
+  help: 'Voids of failed calls and give-ups of admissions with no reply that have not landed yet (retried until they do).',
+  registers,
+});
+
+export const billingSettlementsFailed = new Counter({
+  name: 'billing_settlements_failed_total',
+  help: 'Voids and give-ups that never landed (retried for an hour, or the process stopped first): those calls stay charged.',
+  registers,
+});
+
+export const billingAdmissionsUnavailable = new Counter({
+  name: 'billing_admissions_unavailable_total',
+  help: 'Calls answered 503 because their admission got no answer from the credits store in time (never charged).',
+  registers,
+});
+
+export const billingStoreGenerations = new Counter({
+  name: 'billing_kv_generations_total',
+  help: 'Times this replica found the KV store without billing state (new, or its data lost) and fenced off older ledger drains.',
+  registers,
+});
+
+export const ledgerLinesLost = new Counter({
+  name: 'ledger_lines_lost_total',
+  help: 'Outbox lines a drain had read but could not write because the KV store lost its data meanwhile (charges never billed).',
+  registers,
+});
+
 export const usageSyncFailures = new Counter({
   name: 'usage_sync_failures_total',
   help: 'Usage-meter syncs to PostgreSQL that failed (the deltas stay claimed and are retried).',

@@ -54,7 +54,13 @@ export class PublicApiFailureSettler implements FailedCallSettler {
     }
     if (!caller) return undefined;
     const nowMs = Date.now();
-    const result = await this.admissions.admitUnrouted({ caller, requestId, nowMs });
+    let result;
+    try {
+      result = await this.admissions.admitUnrouted({ caller, requestId, nowMs });
+    } catch {
+      // The credits store did not answer: the framework's answer stands, without the window's headers.
+      return undefined;
+    }
     if (this.adapterHost.httpAdapter.isHeadersSent(res)) return undefined;
     this.rateLimitHeaders.set(this.adapterHost.httpAdapter, res, result, nowMs);
     if (result.balanceMicro !== null) headers[HEADER.creditsRemaining] = microToCredits(result.balanceMicro);

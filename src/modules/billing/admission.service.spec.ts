@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
+import { billingConfig, redisAdmission } from '../../../test/support/billing-kit';
 import { ApiCaller } from '../account/api-caller';
 import { AdmissionService } from './admission.service';
 import { AdmitStatus } from './admission.scripts';
+import { BillingKeys } from './billing-keys';
+import { CallSettlements } from './call-settlements';
 import { UsageMeterKeys } from './usage-meter.format';
 import { UsageMeterService } from './usage-meter.service';
 
@@ -31,50 +34,121 @@ describe(AdmissionService.name, () => {
 
   beforeEach(() => {
     kv = new MemoryKvStore();
-    meter = new UsageMeterService(kv, {} as never);
-    sut = new AdmissionService(kv, meter);
+    ({ admission: sut, meter } = redisAdmission(kv, () => ({ balanceMicro: '10000000', epoch: 0, period: 0 })));
   });
 
-  const admit = (nowMs: number) => sut.admit({ caller, endpoint: 'account.summary', cost: 1, requestId: randomUUID(), nowMs });
+  const admit = (nowMs: number, endpoint: 'account.summary' | 'usage.list' = 'account.summary', cost = 1) =>
+    sut.admit({ caller, endpoint, cost, requestId: randomUUID(), nowMs });
 
-  it('counts a call on the UTC day it was admitted, however late its flush', async () => {
-    const late = await admit(JUST_BEFORE_MIDNIGHT);
-    const next = await admit(MIDNIGHT);
+  it('counts a free call on the UTC day it was admitted, however late its flush', async () => {
+    const late = await admit(JUST_BEFORE_MIDNIGHT, 'usage.list', 0);
+    const next = await admit(MIDNIGHT, 'usage.list', 0);
     await meter.flush();
 
     expect([late.status, next.status]).toEqual([AdmitStatus.ADMITTED, AdmitStatus.ADMITTED]);
     expect([late.admission.day, next.admission.day]).toEqual(['2027-01-15', '2027-01-16']);
-    expect(await kv.hgetall(UsageMeterKeys.live(ACCOUNT, 0))).toEqual({
-      'account.summary@2027-01-15': '1',
-      'account.summary@2027-01-15#credits': '1000000',
-      'account.summary@2027-01-16': '1',
-      'account.summary@2027-01-16#credits': '1000000',
-    });
+    expect(await kv.hgetall(UsageMeterKeys.live(ACCOUNT, 0))).toEqual({ 'usage.list@2027-01-15': '1', 'usage.list@2027-01-16': '1' });
   });
 
-  it('takes a failed call back out of the day it was counted on, also when it fails after midnight', async () => {
-    const failed = await admit(JUST_BEFORE_MIDNIGHT);
+  it('leaves a charged call out of the meters: its ledger line counts it, with the time it was admitted', async () => {
+    await admit(JUST_BEFORE_MIDNIGHT);
     await meter.flush();
-    await admit(MIDNIGHT);
+
+    expect(await kv.hgetall(UsageMeterKeys.live(ACCOUNT, 0))).toEqual({});
+    const [line] = await kv.lrange(BillingKeys.outbox, 0, -1);
+    expect(line.split('|').slice(0, 1).concat(line.split('|').slice(3, 5), line.split('|').slice(9))).toEqual([
+      'charge',
+      'account.summary',
+      '-1000000',
+      String(JUST_BEFORE_MIDNIGHT),
+    ]);
+  });
+
+  it('takes a failed free call back out of its day, also when it fails after midnight', async () => {
+    const failed = await admit(JUST_BEFORE_MIDNIGHT, 'usage.list', 0);
+    await meter.flush();
+    await admit(MIDNIGHT, 'usage.list', 0);
 
     await sut.settleFailure(failed.admission, 'req-failed');
     await meter.flush();
 
-    expect(await kv.hgetall(UsageMeterKeys.live(ACCOUNT, 0))).toEqual({
-      'account.summary@2027-01-15': '0',
-      'account.summary@2027-01-15#credits': '0',
-      'account.summary@2027-01-16': '1',
-      'account.summary@2027-01-16#credits': '1000000',
-    });
+    expect(await kv.hgetall(UsageMeterKeys.live(ACCOUNT, 0))).toEqual({ 'usage.list@2027-01-15': '0', 'usage.list@2027-01-16': '1' });
   });
 
-  it('takes a failed free call back out of its day as well', async () => {
-    const failed = await sut.admit({ caller, endpoint: 'usage.list', cost: 0, requestId: randomUUID(), nowMs: JUST_BEFORE_MIDNIGHT });
-    await meter.flush();
+  it('voids a failed charged call once however often it is settled', async () => {
+    const requestId = randomUUID();
+    const failed = await sut.admit({ caller, endpoint: 'account.summary', cost: 1, requestId, nowMs: MIDNIGHT });
 
-    await sut.settleFailure(failed.admission, 'req-failed');
-    await meter.flush();
+    await sut.settleFailure(failed.admission, requestId);
+    await sut.settleFailure(failed.admission, requestId);
 
-    expect(await kv.hgetall(UsageMeterKeys.live(ACCOUNT, 0))).toEqual({ 'usage.list@2027-01-15': '0' });
+    expect((await kv.lrange(BillingKeys.outbox, 0, -1)).map((line) => line.split('|')[0])).toEqual(['charge', 'void']);
+    expect(failed.admission.balanceMicro).toBe('10000000');
+  });
+});
+
+describe(`${AdmissionService.name} when the credits store does not answer`, () => {
+  /** A store that fails the first `failures` runs of every batch, then admits; it records the batch ids it was sent. */
+  class FlakyStore {
+    readonly kind = 'redis' as const;
+    readonly sent: string[] = [];
+    readonly abandoned: string[] = [];
+    constructor(private failures: number) {}
+    connected = () => true;
+    async admit(batchId: string, calls: readonly unknown[]) {
+      this.sent.push(batchId);
+      if (this.failures-- > 0) throw new Error('Command timed out');
+      return calls.map(() => [AdmitStatus.ADMITTED, 1, '9000000', 0, 0, 7] as const);
+    }
+    async abandon(batchId: string) {
+      this.abandoned.push(batchId);
+      return 0;
+    }
+    voidCall = async () => '9000000';
+    readBalance = async () => '9000000';
+  }
+
+  function admissionOn(store: FlakyStore, admissionTimeoutMs: number) {
+    const kv = new MemoryKvStore();
+    const settlements = new CallSettlements();
+    const sut = new AdmissionService(store as never, new UsageMeterService(kv, {} as never), settlements, billingConfig({ admissionTimeoutMs }));
+    return { sut, settlements };
+  }
+
+  it('sends a batch whose reply was lost again under the same id, and the call goes on', async () => {
+    const store = new FlakyStore(2);
+    const { sut } = admissionOn(store, 5_000);
+
+    const result = await sut.admit({ caller, endpoint: 'account.summary', cost: 1, requestId: randomUUID(), nowMs: MIDNIGHT });
+
+    expect(result.status).toBe(AdmitStatus.ADMITTED);
+    expect(store.sent).toHaveLength(3);
+    expect(new Set(store.sent).size).toBe(1);
+    expect(store.abandoned).toEqual([]);
+  });
+
+  it('answers 503 once the admission timeout has passed, and gives the batch up until that lands', async () => {
+    const store = new FlakyStore(Infinity);
+    const { sut, settlements } = admissionOn(store, 200);
+
+    await expect(sut.admit({ caller, endpoint: 'account.summary', cost: 1, requestId: randomUUID(), nowMs: MIDNIGHT })).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    await settlements.idle();
+
+    expect(store.abandoned).toEqual([store.sent[0]]);
+    expect(store.sent.length).toBeGreaterThan(1);
+  });
+
+  it('fails at once, without waiting out the timeout again, while the store has been failing for longer than it', async () => {
+    const store = new FlakyStore(Infinity);
+    const { sut } = admissionOn(store, 200);
+    const call = () => sut.admit({ caller, endpoint: 'account.summary', cost: 1, requestId: randomUUID(), nowMs: MIDNIGHT });
+    await expect(call()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    const tried = store.sent.length;
+
+    await expect(call()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+
+    expect(store.sent.length - tried).toBe(1);
   });
 });

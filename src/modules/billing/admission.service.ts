@@ -1,15 +1,25 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
-import { BoundedMap } from '../../common/memo/bounded-map';
-import { isMetered, TIERS } from './tiers';
-import { ApiCaller } from '../account/api-caller';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { TurnBatcher, TurnBatcherLimits } from '../../common/async/turn-batcher';
-import { AdmitReply, AdmitStatus, REFUND_SCRIPT } from './admission.scripts';
-import { AdmitCall, admitBatch } from './admit-batch';
+import { within } from '../../common/async/within';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { HEADER } from '../../common/http/response-headers';
+import { BoundedMap } from '../../common/memo/bounded-map';
+import { AppConfig } from '../../config/app.config';
+import { billingAdmissionsUnavailable } from '../../infra/metrics/metrics';
+import { ApiCaller } from '../account/api-caller';
+import { AdmitReply, AdmitStatus } from './admission.scripts';
+import { AdmitCall } from './admit-batch';
 import { BillingKeys, WINDOW_MS } from './billing-keys';
+import { CallSettlements } from './call-settlements';
 import { EndpointName } from './credit-costs';
 import { CreditPeriod, periodAt } from './credit-period';
+import { CREDIT_STORE, CreditStore } from './credit-store';
 import { creditsToMicro, MICRO_PER_CREDIT } from './credit-units';
+import { isMetered, TIERS } from './tiers';
 import { UtcDayCache } from './usage-day';
 import { UsageMeterService } from './usage-meter.service';
 
@@ -25,7 +35,7 @@ export interface Admission {
   /** Credit epoch and period the charge was taken in; a refund returns credits only to that same balance. */
   chargedEpoch: number;
   chargedPeriod: number;
-  /** Live balance after the hold, micro-credits; null for unmetered (Free) callers. */
+  /** Live balance after the hold, micro-credits; null for unmetered (Free) callers, or while a refund is pending. */
   balanceMicro: string | null;
   settled: boolean;
 }
@@ -42,6 +52,8 @@ export const ADMIT_BATCHING: TurnBatcherLimits = { maxBatch: 64, maxInFlight: 2 
 
 /** Accounts whose current period is held; as many as the key cache holds callers. */
 const MAX_HELD_PERIODS = 50_000;
+/** The first pause before a batch is sent again; each one after doubles, up to the admission timeout. */
+const FIRST_RETRY_PAUSE_MS = 25;
 
 interface HeldPeriod {
   anchorMs: number;
@@ -70,11 +82,21 @@ export interface WindowResult extends WindowStanding {
   balanceMicro: string | null;
 }
 
+/** Process-unique ids of admission batches: this process's random part and a counter. */
+const PROCESS_PART = randomBytes(6).toString('base64url');
+let batchCounter = 0;
+const nextBatchId = () => `${PROCESS_PART}:${(batchCounter++).toString(36)}`;
+
 /**
- * Rate limit and credit charge for one call in one KV round trip, shared with the other calls of its
- * event-loop turn (its usage is counted in memory, see UsageMeterService). The charge goes straight to
- * the ledger outbox, so a successful call needs nothing more; a failed one is settled by settleFailure,
- * which gives the credits back and voids the charge.
+ * Rate limit and credit charge for one call in one round trip to the credits store (CREDIT_STORE),
+ * shared with the other calls of its event-loop turn. A call that costs something is counted in /usage by
+ * its ledger row; any other admitted call by the in-memory meter (UsageMeterService). A failed call is
+ * settled by settleFailure, which gives the credits back and voids the charge.
+ *
+ * A batch whose reply is lost (the connection dropped, a command timed out) is sent again under the same
+ * batch id until the store answers or ADMISSION_TIMEOUT_MS has passed: a second run answers what the first
+ * did, so the calls go on as if nothing happened. Past the timeout its calls are answered 503 and the
+ * batch is given up on (CallSettlements, until that lands): whatever it did is undone.
  */
 @Injectable()
 export class AdmissionService {
@@ -87,22 +109,39 @@ export class AdmissionService {
    */
   private readonly periods = new BoundedMap<string, HeldPeriod>(MAX_HELD_PERIODS);
   private readonly days = new UtcDayCache();
-  private readonly logger = new Logger(AdmissionService.name);
-  private readonly batcher = new TurnBatcher<AdmitCall, AdmitReply>((calls) => admitBatch(this.kv, calls), ADMIT_BATCHING);
+  private readonly batcher = new TurnBatcher<AdmitCall, AdmitReply>((calls) => this.admitBatch(calls), ADMIT_BATCHING);
+  private readonly timeoutMs: number;
+  /** A batch was given up on and nothing has been answered since: later batches get one try only. */
+  private outage = false;
+  /** The highest ledger sequence of a charge this replica admitted: /usage waits until PostgreSQL has it. */
+  private highestSeq = 0;
 
   constructor(
-    @Inject(KV_STORE) private readonly kv: KvStore,
+    @Inject(CREDIT_STORE) private readonly store: CreditStore,
     private readonly usage: UsageMeterService,
+    private readonly settlements: CallSettlements,
+    config: ConfigService<AppConfig, true>,
   ) {
+    this.timeoutMs = config.get('billing.admissionTimeoutMs', { infer: true });
     for (const [tier, policy] of Object.entries(TIERS)) {
       this.quotaMicro.set(tier, policy.monthlyCredits ? creditsToMicro(policy.monthlyCredits) : '0');
     }
+  }
+
+  get creditStore(): CreditStore['kind'] {
+    return this.store.kind;
+  }
+
+  /** The ledger sequence of this replica's newest charge (0 before any). */
+  get newestChargeSeq(): number {
+    return this.highestSeq;
   }
 
   /**
    * `billable: false` (HEAD, and requests no route answers): the call counts in the key's window and is
    * told its balance, but takes no credits, writes no charge and is not counted in /usage. Its cost is
    * still checked, so a HEAD answers 403 where its GET would.
+   * Rejects with 503 SERVICE_UNAVAILABLE when the credits store does not answer in time (nothing charged).
    */
   async admit({
     caller,
@@ -132,17 +171,19 @@ export class AdmissionService {
       nowMs,
       windowIndex,
       period,
+      billable,
     });
     const day = this.days.of(nowMs);
-    let decided: AdmitStatus = Number(status);
+    let decided: AdmitStatus = status;
     if (decided === AdmitStatus.ADMITTED) {
-      if (billable) this.usage.count(caller.accountId, period.index, day, endpoint, costMicro);
-      else if (metered && BigInt(String(balance)) < BigInt(cost * MICRO_PER_CREDIT)) decided = AdmitStatus.INSUFFICIENT_CREDITS;
+      // A charged call is counted in /usage by its ledger row (the drain, or billing_admit).
+      if (billable && costMicro === 0) this.usage.count(caller.accountId, period.index, day, endpoint, 0);
+      else if (!billable && metered && BigInt(balance) < BigInt(cost * MICRO_PER_CREDIT)) decided = AdmitStatus.INSUFFICIENT_CREDITS;
     }
     return {
       status: decided,
       limit,
-      remaining: Math.max(0, limit - Number(count)),
+      remaining: Math.max(0, limit - count),
       resetAt: (windowIndex + 1) * (WINDOW_MS / 1000),
       periodEndsAt: period.end,
       admission: {
@@ -151,9 +192,9 @@ export class AdmissionService {
         accountId: caller.accountId,
         period: period.index,
         day,
-        chargedEpoch: Number(chargedEpoch),
-        chargedPeriod: Number(chargedPeriod),
-        balanceMicro: metered ? String(balance) : null,
+        chargedEpoch,
+        chargedPeriod,
+        balanceMicro: metered ? balance : null,
         // Nothing to give back on failure: an unbilled call took no credits and was never counted.
         settled: !billable,
       },
@@ -170,13 +211,22 @@ export class AdmissionService {
     const metered = isMetered(caller.tier);
     const limit = TIERS[caller.tier].rpm;
     const period = this.periodOf(caller, nowMs);
-    const [status, count, balance] = await this.submit({ caller, endpoint: '', costMicro: metered ? 0 : -1, requestId, nowMs, windowIndex, period });
+    const [status, count, balance] = await this.submit({
+      caller,
+      endpoint: '',
+      costMicro: metered ? 0 : -1,
+      requestId,
+      nowMs,
+      windowIndex,
+      period,
+      billable: false,
+    });
     return {
-      status: Number(status) === AdmitStatus.RATE_LIMITED ? AdmitStatus.RATE_LIMITED : AdmitStatus.ADMITTED,
+      status: status === AdmitStatus.RATE_LIMITED ? AdmitStatus.RATE_LIMITED : AdmitStatus.ADMITTED,
       limit,
-      remaining: Math.max(0, limit - Number(count)),
+      remaining: Math.max(0, limit - count),
       resetAt: (windowIndex + 1) * (WINDOW_MS / 1000),
-      balanceMicro: metered ? String(balance) : null,
+      balanceMicro: metered ? balance : null,
     };
   }
 
@@ -188,6 +238,7 @@ export class AdmissionService {
     nowMs,
     windowIndex,
     period,
+    billable,
   }: {
     caller: ApiCaller;
     endpoint: string;
@@ -197,6 +248,7 @@ export class AdmissionService {
     nowMs: number;
     windowIndex: number;
     period: CreditPeriod;
+    billable: boolean;
   }): Promise<AdmitReply> {
     return this.batcher.submit({
       window: BillingKeys.window(caller.keyId, windowIndex),
@@ -213,7 +265,42 @@ export class AdmissionService {
         accountId: caller.accountId,
         endpoint,
         nowMs,
+        billable,
       },
+    });
+  }
+
+  /**
+   * One batch, sent until the store answers (each run after the first answers what the first did) or the
+   * admission timeout has passed; then it is given up on and every call of it rejects with 503. Once a
+   * batch was given up on and until the store answers again, a batch gets one try, and none while the KV
+   * connection is down: an outage answers at once instead of holding every call for the timeout.
+   */
+  private async admitBatch(calls: AdmitCall[]): Promise<AdmitReply[]> {
+    const batchId = nextBatchId();
+    const deadline = Date.now() + this.timeoutMs;
+    const outage = this.outage;
+    for (let pause = FIRST_RETRY_PAUSE_MS; ; pause *= 2) {
+      if (outage && !this.store.connected()) break;
+      try {
+        // Redis commands time out on their own; a PostgreSQL that accepts and never answers does not.
+        const replies = await within(this.store.admit(batchId, calls), deadline - Date.now(), 'the credits store');
+        if (replies) {
+          this.outage = false;
+          for (const reply of replies) if (reply[5] > this.highestSeq) this.highestSeq = reply[5];
+          return replies;
+        }
+      } catch {
+        // Unknown whether it ran: only running it again (or giving it up) tells.
+      }
+      if (outage || Date.now() + pause >= deadline) break;
+      await delay(pause);
+    }
+    this.outage = true;
+    billingAdmissionsUnavailable.inc(calls.length);
+    this.settlements.later(`give-up of admission batch ${batchId}`, () => this.store.abandon(batchId, calls));
+    throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'billing: the credits store did not answer in time; nothing was charged, retry shortly', {
+      [HEADER.retryAfter]: '1',
     });
   }
 
@@ -229,7 +316,9 @@ export class AdmissionService {
 
   /**
    * The call failed: take back its usage, give back its credits and void its charge before the error is
-   * answered. Runs at most once per call; a call that succeeded is never settled (its charge stands).
+   * answered. Runs at most once per call; a call that succeeded is never settled (its charge stands). When
+   * the store does not answer, the void is retried in the background until it lands (CallSettlements) and
+   * the answer carries no balance.
    */
   async settleFailure(admission: Admission, requestId: string): Promise<void> {
     if (admission.settled) return;
@@ -238,18 +327,16 @@ export class AdmissionService {
       this.usage.uncount(admission.accountId, admission.period, admission.day, admission.endpoint, 0);
       return;
     }
-    try {
-      const balance = await this.kv.run(
-        REFUND_SCRIPT,
-        [BillingKeys.credits(admission.accountId), BillingKeys.seq, BillingKeys.outbox],
-        [requestId, admission.accountId, admission.endpoint, admission.costMicro, admission.chargedEpoch, admission.chargedPeriod, Date.now()],
-      );
-      if (balance !== '-1') admission.balanceMicro = String(balance);
-      // Only once the charge is voided: a call whose refund failed stays billed, and stays in the usage.
-      this.usage.uncount(admission.accountId, admission.period, admission.day, admission.endpoint, admission.costMicro);
-    } catch (error) {
-      // The caller still gets its error; the charge stands in the ledger (and in the usage), so say so loudly.
-      this.logger.error(`refund of ${requestId} failed: ${(error as Error).message}`);
-    }
+    const charged = {
+      requestId,
+      accountId: admission.accountId,
+      endpoint: admission.endpoint,
+      costMicro: admission.costMicro,
+      epoch: admission.chargedEpoch,
+      period: admission.chargedPeriod,
+      nowMs: Date.now(),
+    };
+    const balance = await this.settlements.settle(`void of ${requestId}`, () => this.store.voidCall(charged));
+    admission.balanceMicro = balance === undefined || balance === '-1' ? null : balance;
   }
 }

@@ -4,6 +4,8 @@ export const BillingKeys = {
   credits: (accountId: string) => `credits:${accountId}`,
   outbox: 'ledger:outbox',
   seq: 'ledger:seq',
+  /** The highest ledger sequence known to be in PostgreSQL (outbox.scripts.ts). */
+  drained: 'ledger:drained',
 } as const;
 
 export const WINDOW_MS = 60_000;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryKvStore } from '../../infra/kv/memory-kv.store';
 import { ApiCaller } from '../account/api-caller';
+import { redisAdmission } from '../../../test/support/billing-kit';
 import { AdmissionService } from './admission.service';
 import { CreditAccount, CreditBalanceReader } from './credit-balance.reader';
 import { addMonthsUtc } from './credit-period';
 import { creditsToMicro, microToCredits } from './credit-units';
 import { EndpointName } from './credit-costs';
-import { UsageMeterService } from './usage-meter.service';
 
 const ANCHOR = new Date(Date.UTC(2027, 0, 1));
 const NOW = new Date(Date.UTC(2027, 0, 15, 12));
@@ -37,14 +37,23 @@ describe(CreditBalanceReader.name, () => {
   let admission: AdmissionService;
   let sut: CreditBalanceReader;
 
+  /** PostgreSQL's view of each account: what a live balance seeds from. */
+  const settled = new Map<string, CreditAccount>();
+
   beforeEach(() => {
     kv = new MemoryKvStore();
-    admission = new AdmissionService(kv, new UsageMeterService(kv, {} as never));
-    sut = new CreditBalanceReader(kv);
+    settled.clear();
+    const kit = redisAdmission(kv, (id) => {
+      const a = settled.get(id)!;
+      return { balanceMicro: creditsToMicro(a.creditBalance), epoch: a.creditEpoch, period: a.creditPeriod };
+    });
+    admission = kit.admission;
+    sut = new CreditBalanceReader(kit.store);
   });
 
   /** The balance a paid call reports after it (X-Credits-Remaining, /account/credits), in credits. */
   async function call(a: CreditAccount, now: Date, endpoint: EndpointName = 'account.credits', cost = 1): Promise<string> {
+    if ((settled.get(a.id)?.creditEpoch ?? -1) <= a.creditEpoch) settled.set(a.id, a);
     const result = await admission.admit({ caller: callerOf(a), endpoint, cost, requestId: randomUUID(), nowMs: now.getTime() });
     return microToCredits(result.admission.balanceMicro!);
   }

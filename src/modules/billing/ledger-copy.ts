@@ -13,16 +13,28 @@ export interface LedgerFold {
   seqs: string[];
 }
 
+/** The batch's usage per account, period, UTC day and endpoint (arrays for unnest; usageFromLedgerSql). */
+export interface LedgerCopyUsage {
+  accountIds: string[];
+  periods: string[];
+  days: string[];
+  endpoints: string[];
+  calls: number[];
+  /** Credits as '<micro>e-6'. */
+  credits: string[];
+}
+
 export interface LedgerCopyRows {
   /** COPY text format: one row per line, tab-separated, each row ending in '\n'. */
   text: string;
   fold: LedgerFold;
+  usage: LedgerCopyUsage;
 }
 
 const NEEDS_ESCAPING = /[\t\\\r]/;
 
 /**
- * A batch of charges as COPY rows for credit_transactions, and its fold; null when the batch holds
+ * A batch of charges as COPY rows for credit_transactions, its fold and its usage; null when the batch holds
  * anything else (a void or a period reset, whose rows need SQL: a delete, a name-based reference) or a
  * line that is not a charge of the ledger shape, which the statement path filters out. Every row of a
  * charge is the statement's: `amount` and `balance_after` in credits, reference type `api_call`, the
@@ -35,6 +47,7 @@ const NEEDS_ESCAPING = /[\t\\\r]/;
 export function ledgerCopyRows(batch: OutboxBatch): LedgerCopyRows | null {
   if (batch.count === 0 || NEEDS_ESCAPING.test(batch.text)) return null;
   const newest = new Map<string, string[]>();
+  const usage = new Map<string, { accountId: string; period: string; day: string; endpoint: string; calls: number; creditsMicro: number }>();
   let text = '';
   // Charges of one admission batch share their time: its text is made once per run of equal times.
   let lastMs = '';
@@ -42,7 +55,7 @@ export function ledgerCopyRows(batch: OutboxBatch): LedgerCopyRows | null {
   for (const line of batch.lines()) {
     const f = line.split('|');
     if (f.length !== LEDGER_FIELD_COUNT || f[0] !== 'charge') return null;
-    const [, accountId, requestId, endpoint, amountMicro, balanceMicro, , , seq, atMs] = f;
+    const [, accountId, requestId, endpoint, amountMicro, balanceMicro, , period, seq, atMs] = f;
     if (atMs !== lastMs) {
       const time = new Date(Number(atMs));
       if (!/^\d+$/.test(atMs) || Number.isNaN(time.getTime())) return null;
@@ -52,6 +65,13 @@ export function ledgerCopyRows(batch: OutboxBatch): LedgerCopyRows | null {
     text += `${accountId}\tcharge\t${amountMicro}e-6\t${balanceMicro}e-6\tapi_call\t${requestId}\t${endpoint || '\\N'}\t${seq}\t${lastIso}\n`;
     const held = newest.get(accountId);
     if (!held || Number(held[8]) < Number(seq)) newest.set(accountId, f);
+    const day = lastIso.slice(0, 10);
+    const key = `${accountId}|${period}|${day}|${endpoint}`;
+    const counted = usage.get(key);
+    if (counted) {
+      counted.calls += 1;
+      counted.creditsMicro -= Number(amountMicro);
+    } else usage.set(key, { accountId, period, day, endpoint, calls: 1, creditsMicro: -Number(amountMicro) });
   }
   const fold: LedgerFold = { accountIds: [], balances: [], epochs: [], periods: [], seqs: [] };
   for (const [accountId, f] of newest) {
@@ -63,5 +83,14 @@ export function ledgerCopyRows(batch: OutboxBatch): LedgerCopyRows | null {
     fold.periods.push(f[7]);
     fold.seqs.push(f[8]);
   }
-  return { text, fold };
+  const byGroup: LedgerCopyUsage = { accountIds: [], periods: [], days: [], endpoints: [], calls: [], credits: [] };
+  for (const u of usage.values()) {
+    byGroup.accountIds.push(u.accountId);
+    byGroup.periods.push(u.period);
+    byGroup.days.push(u.day);
+    byGroup.endpoints.push(u.endpoint);
+    byGroup.calls.push(u.calls);
+    byGroup.credits.push(`${u.creditsMicro}e-6`);
+  }
+  return { text, fold, usage: byGroup };
 }

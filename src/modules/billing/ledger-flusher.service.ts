@@ -1,20 +1,26 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { tryAcquireLock } from '../../infra/locks/kv-lock';
-import { ledgerDrainFailures, ledgerOutboxLength } from '../../infra/metrics/metrics';
-import { RAISE_SEQ_FLOOR_SCRIPT, TRIM_OUTBOX_HEAD_SCRIPT } from './admission.scripts';
+import { ledgerDrainFailures, ledgerLinesLost, ledgerOutboxLength } from '../../infra/metrics/metrics';
 import { BillingKeys } from './billing-keys';
+import { outboxIdOf } from './credit-seeds';
 import { OutboxBatch } from './ledger-entry';
 import { LedgerRepository } from './ledger.repository';
+import { MARK_DRAINED_SCRIPT, RAISE_SEQ_FLOOR_SCRIPT, TRIM_OUTBOX_HEAD_SCRIPT } from './outbox.scripts';
 import { ThrottledErrorLog } from './throttled-error-log';
 
 // Lines per PostgreSQL statement. Each batch folds the balance of every account it touches, so bigger
 // batches fold less per row: 5,000 lines cost PostgreSQL 9.0–9.7 µs of CPU per row, against 12.8 µs for
 // 2,000 (docs/benchmarks.md). LRANGE of 5,000 lines keeps Redis busy for about a quarter of a millisecond.
 const BATCH = 5_000;
-const LEASE_MS = 30_000;
+// Renewed after every batch, so a drain of any length keeps it; a holder that dies stalls the drain this long.
+const LEASE_MS = 5_000;
+// How often a caller waiting for the drain (drainedThrough) looks again while another replica drains.
+const WAIT_POLL_MS = 20;
 // A database that stays down fails every drain (one a second): one log line per minute says so.
 const FAILURE_LOG_INTERVAL_MS = 60_000;
 
@@ -30,13 +36,15 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
   private running: Promise<number> = Promise.resolve(0);
   /** Names this outbox in the drain fence: the KV key with its prefix, unique per deployment. */
   private readonly outboxId: string;
+  /** The lease's owner: the same for every drain of this process, so a lease taken without hearing of it comes back. */
+  private readonly lockOwner = `ledger-flusher:${randomUUID()}`;
 
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
     private readonly ledger: LedgerRepository,
     private readonly config: ConfigService<AppConfig, true>,
   ) {
-    this.outboxId = `${config.get('redis.keyPrefix', { infer: true })}${BillingKeys.outbox}`;
+    this.outboxId = outboxIdOf(config);
   }
 
   /** Before the server listens (so before any admission): the ledger sequence resumes above what PostgreSQL holds. */
@@ -84,6 +92,20 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
     );
   }
 
+  /**
+   * Waits until every outbox line up to `seq` is in PostgreSQL (read-your-writes for /usage): drains
+   * itself when it can take the lease, or waits for the replica that holds it, for at most `timeoutMs`.
+   * Resolves false when that passed first.
+   */
+  async drainedThrough(seq: number, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (Number(await this.kv.run(MARK_DRAINED_SCRIPT, [BillingKeys.outbox, BillingKeys.seq, BillingKeys.drained], [])) >= seq) return true;
+      if (Date.now() >= deadline) return false;
+      if ((await this.flush().catch(() => 0)) === 0) await delay(WAIT_POLL_MS);
+    }
+  }
+
   /** The timer's drain: flush() has counted and logged a failure, and the lines wait in the outbox for the next one. */
   private async drainInBackground(): Promise<void> {
     try {
@@ -94,22 +116,32 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
   }
 
   private async drainOnce(): Promise<number> {
-    const lock = await tryAcquireLock(this.kv, 'ledger-flush', LEASE_MS);
+    const lock = await tryAcquireLock(this.kv, 'ledger-flush', LEASE_MS, this.lockOwner);
     if (!lock) return 0;
     try {
       let total = 0;
       for (let claimed = false; ; claimed = true) {
         const batch = OutboxBatch.of(await this.kv.lrange(BillingKeys.outbox, 0, BATCH - 1));
-        if (batch.count === 0) break;
+        if (batch.count === 0) {
+          await this.kv.run(MARK_DRAINED_SCRIPT, [BillingKeys.outbox, BillingKeys.seq, BillingKeys.drained], []);
+          break;
+        }
         if (!claimed) await this.ledger.claim(this.outboxId, lock.token);
         const { inserted, malformed, fenced } = await this.ledger.write(batch, { outbox: this.outboxId, token: lock.token });
         // Another drainer claimed this outbox: this one's lease is gone, and the lines are the other's to write.
-        if (!fenced) break;
+        if (!fenced) {
+          await this.countLostLines(batch);
+          break;
+        }
         if (malformed > 0) this.logger.error(`dropped ${malformed} malformed outbox lines`);
         total += inserted;
         // Producers only append; the trim checks the head is still what was read and written (lines read
         // twice are harmless: their rows exist already, and a void's delete finds nothing the second time).
-        const trimmed = await this.kv.run(TRIM_OUTBOX_HEAD_SCRIPT, [BillingKeys.outbox], [batch.count, batch.first, batch.last]);
+        const trimmed = await this.kv.run(
+          TRIM_OUTBOX_HEAD_SCRIPT,
+          [BillingKeys.outbox, BillingKeys.drained],
+          [batch.count, batch.first, batch.last, batch.last.split('|')[8] ?? '0'],
+        );
         if (trimmed !== 1 || batch.count < BATCH || !(await lock.extend(LEASE_MS))) break;
       }
       ledgerOutboxLength.set(await this.kv.llen(BillingKeys.outbox));
@@ -117,5 +149,18 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
     } finally {
       await lock.release();
     }
+  }
+
+  /**
+   * A batch this drain read and could not write, because another claimed the outbox: the other drainer
+   * writes those lines, unless the KV store lost them meanwhile (a seed after a data loss claims the fence,
+   * CreditSeeds). Then the charges among them are never billed: counted and logged, as the only trace.
+   */
+  private async countLostLines(batch: OutboxBatch): Promise<void> {
+    if ((await this.kv.lrange(BillingKeys.outbox, 0, 0))[0] === batch.first) return;
+    const missing = await this.ledger.missingCharges(batch);
+    if (missing.count === 0) return;
+    ledgerLinesLost.inc(missing.count);
+    this.logger.error(`the KV store lost its data while ${missing.count} charges (${missing.credits} credits) were on their way to PostgreSQL: never billed`);
   }
 }

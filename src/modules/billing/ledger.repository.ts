@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { foldBalancesSql } from './account-credits.repository';
 import { LEDGER_COPY_COLUMNS, LedgerCopyRows, ledgerCopyRows } from './ledger-copy';
 import { LEDGER_FIELD_COUNT, OutboxBatch, parseLedgerEntry } from './ledger-entry';
+import { usageFromLedgerSql } from './usage.repository';
 
 export interface LedgerWriteResult {
   inserted: number;
@@ -49,8 +50,23 @@ const insertRows = (skipVoided: string, onConflict: string) => `
      WHERE EXISTS (SELECT 1 FROM fence) AND e.type <> 'void' ${skipVoided}
      ORDER BY e.account_id, e.seq
     ${onConflict}
-    RETURNING 1
+    RETURNING reference_id
   )`;
+
+const UTC_DAY_OF_ENTRY = `(to_timestamp(e.at_ms / 1000.0::float8) AT TIME ZONE 'UTC')::date`;
+/** Usage of the charge rows this statement wrote (a row skipped as written before is not counted again). */
+const CHARGES_WRITTEN = `(
+    SELECT e.account_id, e.period, ${UTC_DAY_OF_ENTRY} AS day, e.endpoint, 1 AS calls, -e.amount AS credits
+      FROM inserted i JOIN entries e ON e.reference_id = i.reference_id AND e.type = 'charge'
+  ) s`;
+/** ... and of the charge rows its voids deleted, in the period the void names (the charge's). */
+const CHARGES_WRITTEN_OR_DELETED = `(
+    SELECT e.account_id, e.period, ${UTC_DAY_OF_ENTRY} AS day, e.endpoint, 1 AS calls, -e.amount AS credits
+      FROM inserted i JOIN entries e ON e.reference_id = i.reference_id AND e.type = 'charge'
+    UNION ALL
+    SELECT d.account_id, v.period, (d.created_at AT TIME ZONE 'UTC')::date, d.endpoint, -1, d.amount
+      FROM deleted d JOIN voids v ON v.reference_id = d.reference_id
+  ) s`;
 
 const FOLD_AND_COUNT = `
   newest AS (
@@ -66,24 +82,28 @@ const SKIP_WRITTEN = 'ON CONFLICT (reference_id) DO NOTHING';
 // A batch is normally new to the ledger: its statement skips the conflict arbiter (speculative insertion
 // costs ~3 µs per row). A batch written before but not trimmed (a drainer stopped in between) then fails
 // on the unique reference, changing nothing, and is written again with WRITE.
-const WRITE_NEW = `WITH ${ENTRIES}, ${insertRows('', '')}, ${FOLD_AND_COUNT}`;
-const WRITE = `WITH ${ENTRIES}, ${insertRows('', SKIP_WRITTEN)}, ${FOLD_AND_COUNT}`;
+const WRITE_NEW = `WITH ${ENTRIES}, ${insertRows('', '')}, ${usageFromLedgerSql(CHARGES_WRITTEN)}, ${FOLD_AND_COUNT}`;
+const WRITE = `WITH ${ENTRIES}, ${insertRows('', SKIP_WRITTEN)}, ${usageFromLedgerSql(CHARGES_WRITTEN)}, ${FOLD_AND_COUNT}`;
 
 // The INSERT skips every voided charge, and the DELETE removes every voided charge already written (by an
 // earlier batch, or by an earlier write of this very batch that was not trimmed); both run on the snapshot
 // the statement started with, so the DELETE never sees the INSERT's rows.
 const WRITE_WITH_VOIDS = `WITH ${ENTRIES},
   voids AS MATERIALIZED (
-    SELECT reference_id FROM entries WHERE type = 'void'
+    SELECT reference_id, period FROM entries WHERE type = 'void'
   ), ${insertRows('AND NOT EXISTS (SELECT 1 FROM voids v WHERE v.reference_id = e.reference_id)', SKIP_WRITTEN)},
   deleted AS (
     DELETE FROM credit_transactions t
      WHERE EXISTS (SELECT 1 FROM fence)
        AND t.reference_id IN (SELECT reference_id FROM voids) AND t.type = 'charge' AND t.reference_type = 'api_call'
-  ), ${FOLD_AND_COUNT}`;
+    RETURNING t.account_id, t.reference_id, t.endpoint, t.amount, t.created_at
+  ), ${usageFromLedgerSql(CHARGES_WRITTEN_OR_DELETED)}, ${FOLD_AND_COUNT}`;
 
 const FENCE = `SELECT 1 FROM ledger_drain WHERE outbox = $1 AND token = $2 FOR SHARE`;
 const FOLD = foldBalancesSql('unnest($1::uuid[], $2::numeric[], $3::int[], $4::int[], $5::bigint[]) AS n(account_id, balance_after, epoch, period, seq)');
+const COPY_USAGE = `WITH ${usageFromLedgerSql(
+  'unnest($1::uuid[], $2::int[], $3::date[], $4::text[], $5::bigint[], $6::numeric[]) AS s(account_id, period, day, endpoint, calls, credits)',
+)} SELECT 1`;
 
 /**
  * Writes outbox lines (ledger-entry.ts) into credit_transactions and folds the newest balance into
@@ -134,6 +154,22 @@ export class LedgerRepository {
   async highestFoldedSeq(): Promise<string> {
     const [{ seq }] = await this.db.query(`SELECT COALESCE(max(credit_seq), 0)::text AS seq FROM accounts`);
     return seq;
+  }
+
+  /** The charges of `batch` the ledger does not hold: how many, and their credits (decimal text). */
+  async missingCharges(batch: OutboxBatch): Promise<{ count: number; credits: string }> {
+    const charges = batch
+      .lines()
+      .map(parseLedgerEntry)
+      .filter((e) => e?.type === 'charge');
+    if (charges.length === 0) return { count: 0, credits: '0' };
+    const [row]: Array<{ count: number; credits: string }> = await this.db.query(
+      `SELECT count(*)::int AS count, COALESCE(sum(c.cost), 0)::text AS credits
+         FROM unnest($1::uuid[], $2::numeric[]) AS c(reference_id, cost)
+        WHERE NOT EXISTS (SELECT 1 FROM credit_transactions t WHERE t.reference_id = c.reference_id)`,
+      [charges.map((e) => e!.referenceId), charges.map((e) => `${-Number(e!.amountMicro)}e-6`)],
+    );
+    return { count: Number(row.count), credits: row.credits };
   }
 
   async write(batch: OutboxBatch, { outbox, token }: { outbox: string; token: string }): Promise<LedgerWriteResult> {
@@ -192,6 +228,8 @@ export class LedgerRepository {
         await pipeline(Readable.from([copy.text]), stream);
         const { accountIds, balances, epochs, periods, seqs } = copy.fold;
         await client.query(FOLD, [accountIds, balances, epochs, periods, seqs]);
+        const u = copy.usage;
+        await client.query(COPY_USAGE, [u.accountIds, u.periods, u.days, u.endpoints, u.calls, u.credits]);
         await runner.commitTransaction();
         return { inserted: stream.rowCount, fenced: true };
       } catch (error) {

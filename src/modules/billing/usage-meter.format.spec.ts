@@ -27,7 +27,7 @@ describe('usage meter format', () => {
         ]),
       ],
     ]);
-    const { keys, args } = encodeUsageTallies(tallies);
+    const { keys, args } = encodeUsageTallies(tallies, 'batch-1');
 
     await kv.run(ADD_USAGE_SCRIPT, keys, args);
 

@@ -20,7 +20,12 @@ export const UsageMeterKeys = {
   dirty: 'usage:delta:dirty',
   /** Members taken from the dirty set whose delta is not yet in usage_counters (a hash: member -> '1'). */
   syncing: 'usage:delta:syncing',
+  /** Set by the first run of a flush's batch of tallies (ADD_USAGE_SCRIPT). */
+  added: (batchId: string) => `usage:added:${batchId}`,
 } as const;
+
+/** How long a flush's batch is remembered as added: the flush sends a batch again until it lands, for at most this long. */
+export const USAGE_ADD_RECORD_TTL_MS = 60 * 60_000;
 
 /** A usage delta outlives the longest month even if no sync runs; normally it moves within one sync interval. */
 export const USAGE_KEY_TTL_MS = 45 * 24 * 3600 * 1000;
@@ -69,9 +74,9 @@ export interface DailyUsageCount extends UsageCount {
 export type UsageTallies = Map<string, Map<number, Map<string, Map<string, { calls: number; creditsMicro: number }>>>>;
 
 /** ADD_USAGE_SCRIPT's keys and arguments for a batch of tallies (see that script); fields are `<endpoint>@<day>`. */
-export function encodeUsageTallies(tallies: UsageTallies): { keys: string[]; args: Array<string | number> } {
-  const keys: string[] = [UsageMeterKeys.dirty];
-  const args: Array<string | number> = [];
+export function encodeUsageTallies(tallies: UsageTallies, batchId: string): { keys: string[]; args: Array<string | number> } {
+  const keys: string[] = [UsageMeterKeys.dirty, UsageMeterKeys.added(batchId)];
+  const args: Array<string | number> = [USAGE_ADD_RECORD_TTL_MS];
   for (const [accountId, periods] of tallies) {
     for (const [period, days] of periods) {
       keys.push(UsageMeterKeys.live(accountId, period));

@@ -11,17 +11,21 @@ import { CLAIM_BATCH, CLAIM_PREV, CLAIM_SYNCED, CREDITS_FIELD_SUFFIX, USAGE_KEY_
  */
 
 /**
- * Adds a batch of in-memory usage tallies to the live meters and marks them for the PostgreSQL copy.
- * KEYS: the dirty set, then the live delta of each account and period.
- * ARGV: for each usage hash in KEYS order: its dirty member, the number of endpoints n, then n triples
- *       (endpoint, calls, creditsMicro); credits go to the endpoint's credits field (usage-meter.format.ts).
- * Returns how many hashes were touched.
+ * Adds a batch of in-memory usage tallies to the live meters and marks them for the PostgreSQL copy, once:
+ * the batch's marker key says it was added, and a second run (its reply was lost, so the flush sends it
+ * again) adds nothing.
+ * KEYS: the dirty set, the batch's marker, then the live delta of each account and period.
+ * ARGV: the marker's TTL, then for each usage hash in KEYS order: its dirty member, the number of endpoints
+ *       n, then n triples (endpoint, calls, creditsMicro); credits go to the endpoint's credits field
+ *       (usage-meter.format.ts).
+ * Returns how many hashes were touched (0 for a batch added before).
  */
 export const ADD_USAGE_SCRIPT: KvScript<number> = {
   name: 'add-usage',
   lua: `
-local i = 1
-for k = 2, #KEYS do
+if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[1]) then return 0 end
+local i = 2
+for k = 3, #KEYS do
   local member, n = ARGV[i], tonumber(ARGV[i + 1])
   i = i + 2
   for _ = 1, n do
@@ -33,9 +37,11 @@ for k = 2, #KEYS do
   redis.call('PEXPIRE', KEYS[k], ${USAGE_KEY_TTL_MS})
   redis.call('SADD', KEYS[1], member)
 end
-return #KEYS - 1
+return #KEYS - 2
 `,
-  local(data, [usageDirty, ...usageKeys], args) {
+  local(data, [usageDirty, marker, ...usageKeys], [markerTtl, ...args]) {
+    if (data.exists(marker)) return 0;
+    data.set(marker, '1', Number(markerTtl));
     let i = 0;
     for (const key of usageKeys) {
       const member = args[i];

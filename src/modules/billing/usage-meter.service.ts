@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { EndpointName } from './credit-costs';
@@ -7,14 +8,15 @@ import { encodeUsageTallies, UsageTallies } from './usage-meter.format';
 import { ADD_USAGE_SCRIPT } from './usage-meter.scripts';
 
 /**
- * Per-endpoint usage (calls and credits per account, period and UTC day), counted in memory and added to the
- * shared KV meters in one call every USAGE_FLUSH_INTERVAL_MS and at shutdown. Those meters hold only
- * deltas that UsageSyncService moves into the durable totals, so they may start empty at any time.
- * Usage is a report, not a limit: the rate window and the credit balance are exact per call in the KV
- * store, while a meter may lag by one flush interval on other replicas (the replica that served a call
- * flushes before it answers /usage, so a caller on one replica always sees its own calls). Keeping it off the admission script
- * takes four of its KV operations off every call. A process that crashes loses its last interval of
- * counts (never a charge: those are in the ledger outbox at admission).
+ * Per-endpoint usage of the calls that cost nothing (a Free caller's, /usage itself; a charged call is
+ * counted by its ledger row), per account, period and UTC day, counted in memory and added to the shared
+ * KV meters in one call every USAGE_FLUSH_INTERVAL_MS and at shutdown. Those meters hold only deltas that
+ * UsageSyncService moves into the durable totals, so they may start empty at any time. Usage is a report,
+ * not a limit: the rate window and the credit balance are exact per call, while a meter may lag by one
+ * flush interval on other replicas (the replica that served a call flushes before it answers /usage, so a
+ * caller on one replica always sees its own calls). Keeping it off the admission script takes four of its
+ * KV operations off every call. A process that crashes loses its last interval of these counts (never a
+ * charge, nor a charged call's count: those are in the ledger).
  */
 @Injectable()
 export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
@@ -25,6 +27,8 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
    * string to hash.
    */
   private pending: UsageTallies = new Map();
+  /** A batch whose add got no answer: sent again, under its id, before anything counted since. */
+  private unconfirmed?: { id: string; tallies: UsageTallies };
   private timer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -62,24 +66,26 @@ export class UsageMeterService implements OnModuleInit, BeforeApplicationShutdow
     this.add(accountId, period, day, endpoint, -1, -creditsMicro);
   }
 
-  /** Adds everything counted so far to the KV meters; serialised, so a caller can wait for its own calls. */
+  /**
+   * Adds everything counted so far to the KV meters; serialised, so a caller can wait for its own calls.
+   * A batch whose add failed may still have been added (its reply lost): it is sent again as it was, under
+   * its id, which makes a second add a no-op, and only then what was counted since.
+   */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      if (this.pending.size === 0) return;
-      const batch = this.pending;
-      this.pending = new Map();
-      const { keys, args } = encodeUsageTallies(batch);
-      try {
-        await this.kv.run(ADD_USAGE_SCRIPT, keys, args);
-      } catch (error) {
-        // Counted again on the next flush rather than lost.
-        this.logger.error(`usage flush failed: ${(error as Error).message}`);
-        for (const [accountId, periods] of batch) {
-          for (const [period, days] of periods) {
-            for (const [day, endpoints] of days) {
-              for (const [endpoint, t] of endpoints) this.add(accountId, period, day, endpoint as EndpointName, t.calls, t.creditsMicro);
-            }
-          }
+      for (let round = 0; round < 2; round++) {
+        if (!this.unconfirmed) {
+          if (this.pending.size === 0) return;
+          this.unconfirmed = { id: randomUUID(), tallies: this.pending };
+          this.pending = new Map();
+        }
+        const { keys, args } = encodeUsageTallies(this.unconfirmed.tallies, this.unconfirmed.id);
+        try {
+          await this.kv.run(ADD_USAGE_SCRIPT, keys, args);
+          this.unconfirmed = undefined;
+        } catch (error) {
+          this.logger.error(`usage flush failed, sending it again on the next one: ${(error as Error).message}`);
+          return;
         }
       }
     });

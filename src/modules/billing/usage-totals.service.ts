@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { ApiCaller } from '../account/api-caller';
+import { AdmissionService } from './admission.service';
+import { LedgerFlusherService } from './ledger-flusher.service';
 import { periodIndexAt } from './credit-period';
 import { CLAIM_BATCH, CLAIM_SYNCED, decodeUsageHash, hashOfReply, UsageCount, UsageMeterKeys } from './usage-meter.format';
 import { UsageMeterService } from './usage-meter.service';
@@ -9,21 +11,31 @@ import { UsageRepository } from './usage.repository';
 
 // A sync claims a meter once per run (seconds apart), so a second read almost never differs from the first.
 const MAX_READ_ATTEMPTS = 5;
+// How long /usage waits for this replica's charges to reach PostgreSQL before it answers without them.
+const DRAIN_WAIT_MS = 1_000;
 
-/** What /usage reports: a caller's usage in its current period, durable totals and KV deltas together. */
+/**
+ * What /usage reports: a caller's usage in its current period, durable totals and KV deltas together. The
+ * totals hold every charged call whose ledger row is written (the row and its count commit together), and
+ * the meters' deltas the calls that cost nothing.
+ */
 @Injectable()
 export class UsageTotalsService {
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
     private readonly usage: UsageRepository,
     private readonly meter: UsageMeterService,
+    private readonly admissions: AdmissionService,
+    private readonly ledger: LedgerFlusherService,
   ) {}
 
   /** Endpoint by endpoint, those with any use; micro-credits as integer text. */
   async currentPeriod(caller: ApiCaller, now = new Date()): Promise<UsageCount[]> {
     const period = periodIndexAt(caller.resetAnchorAt, now);
-    // This replica's own calls are counted in memory until the next flush; add them first.
+    // This replica's own calls that cost nothing are counted in memory until the next flush; add them first.
     await this.meter.flush();
+    // Its charged calls are counted by their ledger rows: on the redis store those wait in the outbox.
+    if (this.admissions.creditStore === 'redis') await this.ledger.drainedThrough(this.admissions.newestChargeSeq, DRAIN_WAIT_MS);
     return this.read(caller.accountId, period);
   }
 

@@ -26,6 +26,33 @@ export interface DurableDailyUsage {
   lastBatchIds: Map<number, string>;
 }
 
+/**
+ * The ledger's part of /usage (a charged call is counted by its ledger row, not by the meters): CTE bodies
+ * that add `source`, rows `s(account_id, period, day, endpoint, calls, credits)` (one per charge row
+ * written: 1 call and its cost; one per charge row deleted by a void: -1 and minus its cost), to
+ * usage_counters and usage_daily. LedgerRepository puts them in the statement or transaction that writes
+ * those rows, so usage and ledger commit together and a batch written twice counts once (only rows
+ * actually written or deleted count). Accounts removed since take their usage with them.
+ */
+export function usageFromLedgerSql(source: string): string {
+  return `
+  usage_rows AS (
+    SELECT s.account_id, s.period, s.day, s.endpoint, s.calls, s.credits FROM ${source} JOIN accounts a ON a.id = s.account_id
+  ), usage_per_period AS (
+    INSERT INTO usage_counters AS u (account_id, period, endpoint, calls, credits, updated_at)
+    SELECT account_id, period, endpoint, sum(calls), sum(credits), now() FROM usage_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT (account_id, period, endpoint)
+    DO UPDATE SET calls = u.calls + EXCLUDED.calls, credits = u.credits + EXCLUDED.credits, updated_at = now()
+    RETURNING 1
+  ), usage_per_day AS (
+    INSERT INTO usage_daily AS u (account_id, day, endpoint, calls, credits)
+    SELECT account_id, day, endpoint, sum(calls), sum(credits) FROM usage_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+    ON CONFLICT (account_id, day, endpoint)
+    DO UPDATE SET calls = u.calls + EXCLUDED.calls, credits = u.credits + EXCLUDED.credits
+    RETURNING 1
+  )`;
+}
+
 /** The durable usage totals, per period and per UTC day: every synced delta added once to both. */
 @Injectable()
 export class UsageRepository {

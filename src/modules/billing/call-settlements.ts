@@ -1,0 +1,109 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { billingSettlementsFailed, billingSettlementsPending } from '../../infra/metrics/metrics';
+import { VOID_RECORD_TTL_MS } from './admission-record';
+
+const FIRST_RETRY_MS = 100;
+const MAX_RETRY_MS = 5_000;
+/** Retried for as long as a void is remembered: a retry after that could give credits back a second time. */
+const GIVE_UP_AFTER_MS = VOID_RECORD_TTL_MS;
+/** At shutdown, one more round for whatever is still pending, no longer than this. */
+const SHUTDOWN_ROUND_MS = 3_000;
+
+interface Settlement {
+  label: string;
+  run: () => Promise<unknown>;
+  firstTriedAt: number;
+  delayMs: number;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * The settlements of calls whose billing must be undone: the void of a call that failed after its
+ * admission, the give-up of an admission batch that got no reply. Each is safe to repeat (its script or
+ * statement is idempotent), so it is tried at once and, while the credits store does not answer, again
+ * in the background with a growing pause until it lands: a failed call is never left charged because
+ * Redis or PostgreSQL blinked. What is still pending when the process stops is tried once more, then
+ * logged by name and counted (billing_settlements_failed_total): those calls stay charged.
+ */
+@Injectable()
+export class CallSettlements implements OnApplicationShutdown {
+  private readonly logger = new Logger(CallSettlements.name);
+  private readonly pending = new Set<Settlement>();
+  private idleWaiters: Array<() => void> = [];
+
+  /**
+   * Runs `run` now and answers its result, or undefined when it failed; then it keeps retrying in the
+   * background. `label` names it in the log ("void of <request id>").
+   */
+  async settle<T>(label: string, run: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await run();
+    } catch (error) {
+      this.logger.warn(`${label} did not land (${(error as Error).message}); retrying until it does`);
+      this.add({ label, run, firstTriedAt: Date.now(), delayMs: FIRST_RETRY_MS });
+      return undefined;
+    }
+  }
+
+  /** Runs `run` in the background only (the caller does not wait for it), retried like settle's. */
+  later(label: string, run: () => Promise<unknown>): void {
+    this.add({ label, run, firstTriedAt: Date.now(), delayMs: 0 });
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Resolves once nothing is pending (at once when nothing is). */
+  idle(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const left = [...this.pending];
+    for (const s of left) clearTimeout(s.timer);
+    const round = Promise.all(left.map((s) => this.attempt(s, { final: true })));
+    await Promise.race([round, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_ROUND_MS).unref())]);
+    for (const s of [...this.pending]) this.fail(s, 'the process stopped first');
+  }
+
+  private add(s: Settlement): void {
+    this.pending.add(s);
+    billingSettlementsPending.set(this.pending.size);
+    this.schedule(s);
+  }
+
+  private schedule(s: Settlement): void {
+    s.timer = setTimeout(() => void this.attempt(s, { final: false }), s.delayMs);
+    s.timer.unref();
+  }
+
+  private async attempt(s: Settlement, { final }: { final: boolean }): Promise<void> {
+    if (!this.pending.has(s)) return;
+    try {
+      await s.run();
+    } catch (error) {
+      if (final) return;
+      if (Date.now() - s.firstTriedAt >= GIVE_UP_AFTER_MS) return this.fail(s, (error as Error).message);
+      s.delayMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, s.delayMs * 2));
+      return this.schedule(s);
+    }
+    this.done(s);
+  }
+
+  private fail(s: Settlement, why: string): void {
+    billingSettlementsFailed.inc();
+    this.logger.error(`${s.label} never landed (${why}): that call stays charged`);
+    this.done(s);
+  }
+
+  private done(s: Settlement): void {
+    if (!this.pending.delete(s)) return;
+    billingSettlementsPending.set(this.pending.size);
+    if (this.pending.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
