@@ -8,6 +8,7 @@ import { ErrorEnvelopeFilter } from './common/filters/error-envelope.filter';
 import { PublicApiGuard } from './modules/access/public-api.guard';
 import { AppConfig } from './config/app.config';
 import { DatabaseModule } from './infra/database/database.module';
+import { HttpShutdownService } from './infra/http/http-shutdown.service';
 import { KvModule } from './infra/kv/kv.module';
 import { AccountModule } from './modules/account/account.module';
 import { HealthModule } from './modules/health/health.module';
@@ -80,6 +81,8 @@ export class AppModule {
       providers: [
         { provide: APP_GUARD, useClass: PublicApiGuard },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        // Here, in the root module: its stop hook runs before every imported module's (see the class).
+        HttpShutdownService,
       ],
     };
   }

@@ -66,7 +66,14 @@ export interface AppConfig {
   };
   apiKeys: { cacheTtlMs: number; touchIntervalMs: number; failedLookupsPerMinute: number };
   /** The node HTTP server under either adapter: timeouts, and which proxies' X-Forwarded-For to believe. */
-  httpServer: { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number; trustProxy: TrustProxy };
+  httpServer: {
+    requestTimeoutMs: number;
+    headersTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** How long a stop waits for the requests in flight before it closes their connections. */
+    shutdownGraceMs: number;
+    trustProxy: TrustProxy;
+  };
   ledger: { flushIntervalMs: number };
   usage: { flushIntervalMs: number; syncIntervalMs: number };
   hyperliquid: {
@@ -188,6 +195,7 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      shutdownGraceMs: env.HTTP_SHUTDOWN_GRACE_MS,
       trustProxy: parseTrustProxy(env.TRUST_PROXY),
     },
     ledger: {

@@ -184,6 +184,13 @@ export class EnvironmentVariables extends MarketVendorVariables {
   @Max(600_000)
   HTTP_KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
+  // How long a stop waits for the requests in flight before it closes their connections (0: at once).
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
+  HTTP_SHUTDOWN_GRACE_MS = 10_000;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true })

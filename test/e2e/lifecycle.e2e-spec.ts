@@ -1,13 +1,9 @@
 import Redis from 'ioredis';
-import { ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { startSimulator } from '../../src/simulator/simulator.server';
 import { TEST_ADAPTER, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
-import { freePort } from '../support/child-process';
+import { freePort, Spawned, spawnTs, waitFor } from '../support/child-process';
 
-const ROOT = resolve(__dirname, '../..');
 const KEY_PREFIX = uniqueKeyPrefix();
 const START_TIMEOUT_MS = 60_000;
 /** What a stop may print: the signal line and a closing line or two, never a line per aborted request. */
@@ -16,37 +12,6 @@ const MAX_LINES_AFTER_STOP = 4;
 const STACK_FRAME = /^\s+at /m;
 
 type Simulator = Awaited<ReturnType<typeof startSimulator>>;
-
-interface Spawned {
-  child: ChildProcess;
-  /** Everything printed so far, stdout and stderr interleaved. */
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function spawnTs(entry: string, env: Record<string, string>, args: string[] = []): Spawned {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry, ...args], {
-    cwd: ROOT,
-    // Only what the test sets: the developer's own environment (a DEBUG, a NODE_ENV) must not change the result.
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
-  return { child, output: () => output, exited };
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, spawned?: Spawned): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (spawned && spawned.child.exitCode !== null) throw new Error(`exited before ${what}:\n${spawned.output()}`);
-    if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}${spawned ? `:\n${spawned.output()}` : ''}`);
-}
 
 async function live(port: number): Promise<boolean> {
   const res = await fetch(`http://127.0.0.1:${port}/health/live`);

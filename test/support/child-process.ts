@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TEST_ADAPTER } from './test-env';
@@ -62,6 +63,39 @@ export function spawnDemo(dataDir: string, port: number): Promise<RunningDemo> {
     child.stderr!.on('data', onData);
     child.on('exit', (code) => reject(new Error(`demo exited with ${code}:\n${output}`)));
   });
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  /** Everything printed so far, stdout and stderr interleaved. */
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** A TypeScript entry point (`src/main.ts`) as its own process, with `env` as its whole environment besides PATH. */
+export function spawnTs(entry: string, env: Record<string, string>, args: string[] = []): Spawned {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', entry, ...args], {
+    cwd: ROOT,
+    // Only what the test sets: the developer's own environment (a DEBUG, a NODE_ENV) must not change the result.
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return { child, output: () => output, exited };
+}
+
+/** Polls `check` until it holds, failing after `timeoutMs` (or as soon as `spawned` exits) with its output. */
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, spawned?: Spawned): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (spawned && spawned.child.exitCode !== null) throw new Error(`exited before ${what}:\n${spawned.output()}`);
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting for ${what}${spawned ? `:\n${spawned.output()}` : ''}`);
 }
 
 /** SIGTERM, as an orchestrator stops a server; resolves with the exit code (null when a signal ended it). */

@@ -57,16 +57,17 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
     this.timer.unref();
   }
 
-  /** Before the HTTP server closes: one drain while the last calls are still being answered. */
+  /** The HTTP server has drained by now (HttpShutdownService runs first): one drain with every answered call. */
   async beforeApplicationShutdown() {
     clearInterval(this.timer);
     await this.flush().catch((error) => this.logger.error(`ledger flush at shutdown failed: ${(error as Error).message}`));
   }
 
   /**
-   * After the HTTP server closed, before the KV store and the database do (see BillingSyncModule): the
-   * charges of calls admitted while the server was closing. With Redis they would wait for the next replica
-   * anyway; on the embedded in-process store this is their last chance.
+   * Last, before the KV store and the database close (see BillingSyncModule): what settled after the first
+   * drain, such as the refund of a call whose connection the shutdown grace period cut (it fails once the
+   * upstream clients abort their calls). With Redis it would wait for the next replica anyway; on the
+   * embedded in-process store this is its last chance.
    */
   async onApplicationShutdown() {
     await this.flush().catch((error) => this.logger.error(`final ledger flush failed: ${(error as Error).message}`));
