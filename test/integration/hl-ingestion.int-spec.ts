@@ -5,6 +5,7 @@ import { JobRunsRepository } from '../../src/jobs/job-runs.repository';
 import { HyperliquidInfoClient } from '../../src/providers/hyperliquid/hyperliquid-info.client';
 import { ClearinghouseState } from '../../src/providers/hyperliquid/hyperliquid.types';
 import { HlAddressesRepository } from '../../src/modules/hl/jobs/hl-addresses.repository';
+import { HlFeedReadsRepository } from '../../src/modules/hl/jobs/hl-feed-reads.repository';
 import { HlStateRepository, PositionRow } from '../../src/modules/hl/jobs/hl-state.repository';
 import { PositionsJob } from '../../src/modules/hl/jobs/positions.job';
 import { SnapshotJob } from '../../src/modules/hl/jobs/snapshot.job';
@@ -38,7 +39,7 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
 
   beforeEach(async () => {
     await db.query(
-      `TRUNCATE hl_addresses, hl_markets, hl_positions, hl_spot_balances, hl_fills, job_runs,
+      `TRUNCATE hl_addresses, hl_markets, hl_positions, hl_spot_balances, hl_fills, hl_feed_reads, job_runs,
                 hl_snapshots, hl_current_snapshots, hl_snapshot_coins`,
     );
   });
@@ -101,7 +102,7 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
   async function buildSnapshot(builder = new MarketSnapshotBuilder(db)): Promise<number> {
     const store = new SnapshotStore(db);
     const id = await store.begin('market', new Date());
-    await builder.build(id, null);
+    await builder.build({ snapshotId: id, leaderboardSnapshotId: null, trendingAsOf: new Date() });
     return id;
   }
 
@@ -226,7 +227,7 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
       } as unknown as HyperliquidInfoClient;
       const hlJobs = { pollBatch: 100, pollConcurrency: 2, positionsIntervalMs: 5000, fullReadIntervalMs: HOUR_MS };
       const config = { get: (key: string) => (key === 'hlJobs' ? hlJobs : undefined) } as unknown as ConfigService<AppConfig, true>;
-      return new PositionsJob(client, new HlStateRepository(db), addresses, config);
+      return new PositionsJob(client, new HlStateRepository(db), addresses, new HlFeedReadsRepository(db), config);
     }
 
     /** Runs one polling round and returns the perp reads it made, sorted. */
@@ -531,7 +532,7 @@ describe('Hyperliquid ingestion on PostgreSQL', () => {
       await insertRun('hl.mids', MINUTE_MS);
       const settings: Record<string, unknown> = { 'hlJobs.snapshotRetention': 3, 'hlJobs.fillsRetentionDays': 7, 'jobs.runsRetentionDays': 7 };
       const config = { get: (key: string) => settings[key] } as unknown as ConfigService<AppConfig, true>;
-      const sut = new SnapshotJob(new SnapshotStore(db), new MarketSnapshotBuilder(db), addresses, config);
+      const sut = new SnapshotJob(new SnapshotStore(db), new MarketSnapshotBuilder(db), addresses, new HlFeedReadsRepository(db), config);
 
       const outcome = await sut.run();
 

@@ -44,9 +44,10 @@ describe(SnapshotStore.name, () => {
     const visible = await db.query(`SELECT count(*)::int AS n FROM hl_leaderboard WHERE snapshot_id = $1`, [id]);
     expect(visible[0].n).toBe(0);
 
-    await sut.publish({ kind: 'leaderboard', snapshotId: id, rows: 1 });
+    const feedsReadAt = { leaderboard: new Date('2026-11-21T11:59:58Z') };
+    await sut.publish({ kind: 'leaderboard', snapshotId: id, rows: 1, feedsReadAt });
     const current = await sut.current('leaderboard');
-    expect(current).toEqual({ id, kind: 'leaderboard', snapshotTime: new Date('2026-11-21T12:00:00Z'), rows: 1 });
+    expect(current).toEqual({ id, kind: 'leaderboard', snapshotTime: new Date('2026-11-21T12:00:00Z'), rows: 1, feedsReadAt });
     const rows = await db.query(`SELECT address FROM hl_leaderboard WHERE snapshot_id = $1`, [id]);
     expect(rows).toEqual([{ address: '0x' + 'a'.repeat(40) }]);
     const indexes = await db.query(`SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = $1`, [`hl_leaderboard_s${id}`]);

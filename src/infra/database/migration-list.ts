@@ -18,6 +18,7 @@ import { Notifications1765100000001 } from './migrations/1765100000001-notificat
 import { Cohorts1765100000002 } from './migrations/1765100000002-cohorts';
 import { HlMarketsFunding1765100000003 } from './migrations/1765100000003-hl-markets-funding';
 import { Economy1765200000000 } from './migrations/1765200000000-economy';
+import { HlFeedReads1765300000000 } from './migrations/1765300000000-hl-feed-reads';
 import { CreditsInPostgres1765400000000 } from './migrations/1765400000000-credits-in-postgres';
 
 /** Listed explicitly (not globbed) so ts-node, jest and the built service all load the same set. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   Cohorts1765100000002,
   HlMarketsFunding1765100000003,
   Economy1765200000000,
+  HlFeedReads1765300000000,
   CreditsInPostgres1765400000000,
 ];

@@ -35,7 +35,7 @@ describe(HlCatalog.name, () => {
       market({ market: 'hip4', coin: '#1', outcomeId: 0, outcomeSide: 1, midPx: '0.4', outcomeName: 'Yes or no' }),
       market({ market: 'hip4', coin: '#0', outcomeId: 0, outcomeSide: 0, midPx: '0.6', outcomeName: 'Yes or no' }),
     ],
-    { market: null, leaderboard: { id: 3, kind: 'leaderboard', snapshotTime: new Date(0), rows: 10 } },
+    { market: null, leaderboard: { id: 3, kind: 'leaderboard', snapshotTime: new Date(0), rows: 10, feedsReadAt: {} } },
   );
 
   it('splits the listed coins by endpoint', () => {

@@ -30,7 +30,7 @@ function catalogService() {
   let current = 5;
   const build = (id: number) =>
     HlCatalog.build([{ market: 'perp', coin: 'BTC', dex: '', markPx: '100000', midPx: null, outcomeId: null, outcomeSide: null, outcomeName: null }], {
-      market: { id, kind: 'market', snapshotTime: new Date(0), rows: 1 },
+      market: { id, kind: 'market', snapshotTime: new Date(0), rows: 1, feedsReadAt: {} },
       leaderboard: null,
     });
   return {

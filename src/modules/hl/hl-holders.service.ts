@@ -13,6 +13,8 @@ import { AppConfig } from '../../config/app.config';
 import { HlCatalogService } from './hl-catalog.service';
 import { HlHoldersRepository, PerpHolderRow, SpotHolderRow } from './hl-holders.repository';
 import { PERP_HOLDER_RANKS } from './hl-params';
+import { answerTime } from './snapshot/snapshot-freshness';
+import { CurrentSnapshot } from './snapshot/snapshot-store';
 
 /** The largest page kept in the page cache (the default limit is 100; the cap is 500). */
 const CACHED_PAGE_MAX_ROWS = 100;
@@ -83,13 +85,13 @@ export class HlHoldersService {
       rejectCursorWithAddress(query.cursor);
       const snapshot = catalog.requireSnapshot('market');
       const rows = await this.holders.spotHoldersOf({ snapshotId: snapshot.id, coin, address: query.address.toLowerCase() });
-      return JsonText.of({ ...head, ...singleWalletPage(rows.map(toSpotHolder), query.limit), updatedAt: snapshot.snapshotTime.toISOString() });
+      return JsonText.of({ ...head, ...singleWalletPage(rows.map(toSpotHolder), query.limit), updatedAt: holdersUpdatedAt(snapshot) });
     }
 
     const binding: CursorBinding = { endpoint: 'hl.spot.holders', coin, order: query.order, limit: query.limit };
     const start = this.pager.start(query, binding);
     const snapshot = catalog.requireSnapshot('market');
-    const updatedAt = snapshot.snapshotTime.toISOString();
+    const updatedAt = holdersUpdatedAt(snapshot);
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'spot', coin))?.holders ?? 0;
     return this.cachedPage(snapshot.id, `spot|${coin}|${query.order}|${start}|${query.limit}`, query.limit, async () => {
       const window = rankWindow({ start, limit: query.limit, order: query.order, total });
@@ -109,13 +111,13 @@ export class HlHoldersService {
       rejectCursorWithAddress(query.cursor);
       const snapshot = catalog.requireSnapshot('market');
       const rows = await this.holders.perpHoldersOf({ snapshotId: snapshot.id, coin, address: query.address.toLowerCase() });
-      return JsonText.of({ ...head, ...singleWalletPage(rows.map(toPerpHolder), query.limit), updatedAt: snapshot.snapshotTime.toISOString() });
+      return JsonText.of({ ...head, ...singleWalletPage(rows.map(toPerpHolder), query.limit), updatedAt: holdersUpdatedAt(snapshot) });
     }
 
     const binding: CursorBinding = { endpoint: 'hl.perp.holders', coin, sortBy: query.sortBy, order: query.order, limit: query.limit };
     const start = this.pager.start(query, binding);
     const snapshot = catalog.requireSnapshot('market');
-    const updatedAt = snapshot.snapshotTime.toISOString();
+    const updatedAt = holdersUpdatedAt(snapshot);
     const total = (await this.catalog.snapshotCoin(snapshot.id, 'perp', coin))?.holders ?? 0;
     const rankColumn = PERP_HOLDER_RANKS[query.sortBy];
     return this.cachedPage(snapshot.id, `perp|${coin}|${query.sortBy}|${query.order}|${start}|${query.limit}`, query.limit, async () => {
@@ -125,6 +127,11 @@ export class HlHoldersService {
       return JsonText.spliced(head, 'items', JSON.stringify(rows), { ...position, updatedAt });
     });
   }
+}
+
+/** When the positions and marks the holders were computed from were read from the exchange. */
+function holdersUpdatedAt(snapshot: CurrentSnapshot): string {
+  return answerTime(snapshot, 'holders').toISOString();
 }
 
 /** A cursor walks the ranked list; with an address there is no list to walk. */

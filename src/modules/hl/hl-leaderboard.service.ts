@@ -7,6 +7,7 @@ import { LeaderboardQueryDto } from './dto/leaderboard.query.dto';
 import { HlCatalogService } from './hl-catalog.service';
 import { HlLeaderboardRepository, LeaderboardRow } from './hl-leaderboard.repository';
 import { LEADERBOARD_WINDOWS } from './hl-params';
+import { answerTime } from './snapshot/snapshot-freshness';
 
 /** The leaderboard snapshot ranked by any of its 13 sort values, paged by rank (contract 4.1). */
 @Injectable()
@@ -27,7 +28,7 @@ export class HlLeaderboardService {
     const rows = await this.leaderboard.page({ snapshotId: snapshot.id, sort: query.sort, window });
     return {
       ...this.pager.page({ items: rows.map(toEntry), start, limit: query.limit, total, binding }),
-      updatedAt: snapshot.snapshotTime.toISOString(),
+      updatedAt: answerTime(snapshot, 'leaderboard').toISOString(),
     };
   }
 }

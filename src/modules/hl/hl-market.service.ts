@@ -15,6 +15,7 @@ import { HlMarketsRepository } from './hl-markets.repository';
 import { TrendingPeriod } from './hl-params';
 import { HlTrendingRepository, TrendingRow } from './hl-trending.repository';
 import { LIQUIDATION_BINS, LIQUIDATION_SEGMENT_BOUNDS, liquidationRange, toHeatmap } from './liquidation-heatmap';
+import { answerTime } from './snapshot/snapshot-freshness';
 
 const MIDS_TTL_MS = 1_000;
 /** Contract 7.2: if hl_mids cannot be read, the last map keeps serving for up to about an hour. */
@@ -74,7 +75,7 @@ export class HlMarketService {
     const body: TrendingDto = {
       period: query.period,
       snapshot_height: snapshot.id,
-      snapshot_time: snapshot.snapshotTime.toISOString(),
+      snapshot_time: answerTime(snapshot, 'trending').toISOString(),
     };
     const offset = offsetOf(query.page, query.limit);
     if (query.market !== 'perp') body.spot = pageOf(lists.spot, offset, query);

@@ -24,3 +24,8 @@ export const TRENDING_PRICE_CHANGE =
   "that far back (the first hours of a fresh install), 24h compares with the exchange's previous-day price (prevDayPx) and " +
   'the other periods with the oldest sample inside the period, so the change then covers a shorter window; it is 0 only ' +
   'when the price did not move (or in the first minute, before a second sample exists).';
+
+/** The second half of every /hl data time's description (updatedAt, trending's snapshot_time): what its age means. */
+export const DATA_AGE =
+  'It does not move while the exchange cannot be read: a snapshot republished from the same reads keeps it, so its age is how ' +
+  'long the answer has gone without fresh data.';

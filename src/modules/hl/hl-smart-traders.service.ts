@@ -8,6 +8,7 @@ import { Hip3SmartTraderQueryDto, Hip4SmartTraderQueryDto } from './dto/smart-tr
 import { HlCatalogService } from './hl-catalog.service';
 import { SmartTraderFilter, SmartTraderRow, HlSmartTradersRepository } from './hl-smart-traders.repository';
 import { SmartTraderSort } from './hl-params';
+import { answerTime } from './snapshot/snapshot-freshness';
 
 export const HIP4_SIDES = ['YES', 'NO'];
 
@@ -31,7 +32,7 @@ export class HlSmartTradersService {
       coin,
       markPx: markPx === null ? null : toDecimalString(markPx),
       ...page,
-      updatedAt: snapshot.snapshotTime.toISOString(),
+      updatedAt: answerTime(snapshot, 'smartTraders').toISOString(),
     };
   }
 
@@ -53,7 +54,7 @@ export class HlSmartTradersService {
       markPx: markPx === null ? null : toDecimalString(markPx),
       sides: HIP4_SIDES,
       ...page,
-      updatedAt: snapshot.snapshotTime.toISOString(),
+      updatedAt: answerTime(snapshot, 'smartTraders').toISOString(),
     };
   }
 

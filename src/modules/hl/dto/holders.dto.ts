@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { PageFieldsDto } from '../../../common/dto/envelope.dto';
+import { DATA_AGE } from '../hl-openapi';
 
 const ADDRESS_EXAMPLE = '0x0000000000000000000000000000000000000001';
 const TAGS: ApiPropertyOptions = { type: [String], example: ['whale'], description: 'Labels of the wallet; empty when it has none' };
@@ -9,7 +10,14 @@ const NEXT_CURSOR = {
   example: null,
   description: 'Opaque token for the next rows (pass as `cursor` with the same coin, sort, order and limit); null on the last page',
 } as const;
-const UPDATED_AT = { example: '2026-11-21T12:00:00.000Z', description: 'Time of the market snapshot served (ISO-8601 UTC)' } as const;
+const UPDATED_AT = {
+  example: '2026-11-21T12:00:00.000Z',
+  description:
+    'When the data of this answer was read from the exchange (ISO-8601 UTC): the start of the newest polling round that read ' +
+    'wallets, or of the newest read of the marks they are valued at, whichever is older. ' +
+    DATA_AGE +
+    ' Wallets are re-read on a cadence by size, so a single row may have been read before it.',
+} as const;
 
 export class SpotHolderDto {
   @ApiProperty({ example: ADDRESS_EXAMPLE })

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageFieldsDto } from '../../../common/dto/envelope.dto';
+import { DATA_AGE } from '../hl-openapi';
 import { LeaderboardWindow } from '../hl-params';
 
 export interface WindowPerformance {
@@ -50,6 +51,9 @@ export class LeaderboardDto extends PageFieldsDto {
   })
   nextCursor: string | null;
 
-  @ApiProperty({ example: '2026-11-21T12:00:00.000Z', description: 'Time of the leaderboard snapshot served (ISO-8601 UTC)' })
+  @ApiProperty({
+    example: '2026-11-21T12:00:00.000Z',
+    description: 'When the leaderboard served was read from the exchange (ISO-8601 UTC): the start of the newest read that succeeded. ' + DATA_AGE,
+  })
   updatedAt: string;
 }

@@ -1,7 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PageFieldsDto } from '../../../common/dto/envelope.dto';
+import { DATA_AGE } from '../hl-openapi';
 
-const UPDATED_AT = { example: '2026-11-21T12:00:00.000Z', description: 'Time of the market snapshot served (ISO-8601 UTC)' } as const;
+const UPDATED_AT = {
+  example: '2026-11-21T12:00:00.000Z',
+  description:
+    "When the data of this answer was read from the exchange (ISO-8601 UTC): the start of the newest read of the traders' fills, " +
+    'of the newest polling round that read wallets (the current positions), or of the newest read of the marks, whichever is oldest. ' +
+    DATA_AGE,
+} as const;
 
 export class Hip4TraderDto {
   @ApiProperty({ example: '0x0000000000000000000000000000000000000001' })

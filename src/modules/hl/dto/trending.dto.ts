@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DATA_AGE } from '../hl-openapi';
 
 /** The smart set of the trending SQL (snapshot/trending.sql.ts), not only the `smart` tag. */
 const SMART_MONEY = 'in the period that are smart money: tagged `smart`, or in the top 500 by all-time PnL of the current leaderboard';
@@ -65,7 +66,14 @@ export class TrendingDto {
   })
   snapshot_height: number;
 
-  @ApiProperty({ example: '2026-11-21T12:00:00.000Z', description: 'Time of the market snapshot (ISO-8601 UTC)' })
+  @ApiProperty({
+    example: '2026-11-21T12:00:00.000Z',
+    description:
+      'When the trades and mids of this answer were read from the exchange (ISO-8601 UTC): the start of the newest read of each, ' +
+      'whichever is older; every period is counted back from it. ' +
+      DATA_AGE +
+      ' snapshot_height still grows with every publication.',
+  })
   snapshot_time: string;
 
   @ApiPropertyOptional({ type: TrendingListDto, description: 'Present when market is `all` or `spot`' })

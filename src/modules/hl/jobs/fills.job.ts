@@ -6,6 +6,7 @@ import { JobOutcome, JobProgress } from '../../../jobs/job.types';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { Fill } from '../../../providers/hyperliquid/hyperliquid.types';
 import { HlAddressesRepository } from './hl-addresses.repository';
+import { HlFeedReadsRepository } from './hl-feed-reads.repository';
 import { FillRow } from './hl-state.repository';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -20,10 +21,12 @@ export class FillsJob {
   constructor(
     private readonly client: HyperliquidInfoClient,
     private readonly addresses: HlAddressesRepository,
+    private readonly feeds: HlFeedReadsRepository,
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   async run(signal?: AbortSignal, progress?: JobProgress): Promise<JobOutcome> {
+    const startedAt = new Date();
     const { pollBatch, pollConcurrency, fillsRetentionDays } = this.config.get('hlJobs', { infer: true });
     // Never further back than the fills are kept: older ones would be pruned by the next snapshot run.
     const firstLookbackMs = Math.min(FIRST_LOOKBACK_MS, fillsRetentionDays * DAY_MS);
@@ -48,6 +51,7 @@ export class FillsJob {
       },
       { signal, onError: ({ address }, error) => this.logger.warn(`fills of ${address} failed: ${(error as Error).message}`) },
     );
+    if (due.length > failures) await this.feeds.stamp('fills', startedAt);
     return { rows, failures, details: { addresses: due.length } };
   }
 }

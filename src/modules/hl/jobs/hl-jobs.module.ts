@@ -9,6 +9,7 @@ import { MarketSnapshotBuilder } from '../snapshot/market-snapshot.builder';
 import { HlSnapshotModule } from '../snapshot/hl-snapshot.module';
 import { FillsJob } from './fills.job';
 import { HlAddressesRepository } from './hl-addresses.repository';
+import { HlFeedReadsRepository } from './hl-feed-reads.repository';
 import { HlStateRepository } from './hl-state.repository';
 import { LeaderboardJob } from './leaderboard.job';
 import { MarketsJob } from './markets.job';
@@ -25,6 +26,7 @@ const MINUTE = 60_000;
   providers: [
     HlStateRepository,
     HlAddressesRepository,
+    HlFeedReadsRepository,
     MarketSnapshotBuilder,
     LeaderboardSnapshotBuilder,
     MarketsJob,

@@ -19,13 +19,15 @@ export class LeaderboardJob {
   ) {}
 
   async run(signal?: AbortSignal): Promise<JobOutcome> {
+    // The document's age (answerTime): a read that fails publishes nothing, so a stale one is never restamped.
+    const readAt = new Date();
     const [document, vaults] = await Promise.all([this.client.leaderboard(), this.client.vaultAddresses()]);
     const vaultSet = new Set(vaults);
     const rows = document.filter((r) => !vaultSet.has(r.ethAddress));
     const snapshotId = await this.store.begin('leaderboard', new Date());
     await this.builder.build(snapshotId, rows);
     signal?.throwIfAborted();
-    await this.store.publish({ kind: 'leaderboard', snapshotId, rows: rows.length });
+    await this.store.publish({ kind: 'leaderboard', snapshotId, rows: rows.length, feedsReadAt: { leaderboard: readAt } });
     await this.addresses.upsertAddresses({
       addresses: rows.map((r) => r.ethAddress),
       source: 'leaderboard',

@@ -3,6 +3,7 @@ import { outcomeCoin } from '../../../providers/hyperliquid/outcome-coin';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { PerpMetaAndAssetCtxs, SpotMetaAndAssetCtxs, OutcomeMeta } from '../../../providers/hyperliquid/hyperliquid.types';
 import { JobOutcome } from '../../../jobs/job.types';
+import { HlFeedReadsRepository } from './hl-feed-reads.repository';
 import { HlStateRepository, MarketRow } from './hl-state.repository';
 
 const USDC_TOKEN = 0;
@@ -17,9 +18,11 @@ export class MarketsJob {
   constructor(
     private readonly client: HyperliquidInfoClient,
     private readonly state: HlStateRepository,
+    private readonly feeds: HlFeedReadsRepository,
   ) {}
 
   async run(): Promise<JobOutcome> {
+    const startedAt = new Date();
     const dexes = await this.client.perpDexs();
     const perps = await Promise.all([
       this.client.metaAndAssetCtxs().then((data) => ({ dex: '', data })),
@@ -28,6 +31,8 @@ export class MarketsJob {
     const [spot, outcomes] = await Promise.all([this.client.spotMetaAndAssetCtxs(), this.client.outcomeMeta()]);
     const rows = [...perps.flatMap(({ dex, data }) => perpRows(dex, data)), ...spotRows(spot), ...outcomeRows(outcomes)];
     await this.state.replaceMarkets(rows);
+    // The catalogue carries marks and mids too: it refreshes what the snapshots are valued at, as hl.mids does.
+    if (rows.length > 0) await this.feeds.stamp('marks', startedAt);
     return { rows: rows.length, details: { dexes: dexes.map((d) => d.name) } };
   }
 }

@@ -7,6 +7,7 @@ import { JobOutcome, JobProgress } from '../../../jobs/job.types';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { ClearinghouseState, SpotClearinghouseState } from '../../../providers/hyperliquid/hyperliquid.types';
 import { HlAddressesRepository } from './hl-addresses.repository';
+import { HlFeedReadsRepository } from './hl-feed-reads.repository';
 import { HlStateRepository, PositionRow, SpotBalanceRow } from './hl-state.repository';
 
 const SAVE_CHUNK = 500;
@@ -24,6 +25,7 @@ interface AccountRead {
  * one weight-2 read each, and most addresses hold nothing on any: an address is read on the HIP-3 dexes it
  * held positions on, and on every one only when a full read is due (see dueAddresses). The latest state of
  * what was read replaces its previous one; an address that fails keeps its previous state and is retried later.
+ * A round that read at least one address stamps the positions feed with its start (snapshot-freshness.ts).
  */
 @Injectable()
 export class PositionsJob {
@@ -33,10 +35,13 @@ export class PositionsJob {
     private readonly client: HyperliquidInfoClient,
     private readonly state: HlStateRepository,
     private readonly addresses: HlAddressesRepository,
+    private readonly feeds: HlFeedReadsRepository,
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   async run(signal?: AbortSignal, progress?: JobProgress): Promise<JobOutcome> {
+    // Before any read: every state this round stores was read at or after it.
+    const startedAt = new Date();
     const { pollBatch, pollConcurrency, positionsIntervalMs, fullReadIntervalMs } = this.config.get('hlJobs', { infer: true });
     const due = await this.addresses.dueAddresses({ limit: pollBatch, fullReadIntervalMs });
     const dexes = [...new Set((await this.state.listMarkets()).filter((m) => m.market === 'perp' && m.dex).map((m) => m.dex))];
@@ -62,6 +67,7 @@ export class PositionsJob {
       polled += read.addresses.length;
       fullReads += read.addresses.length - read.partialReads.size - read.errors.size;
     }
+    if (polled > failures) await this.feeds.stamp('positions', startedAt);
     return { rows, failures, details: { addresses: polled, fullReads } };
   }
 

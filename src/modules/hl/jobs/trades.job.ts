@@ -6,6 +6,7 @@ import { AppConfig } from '../../../config/app.config';
 import { JobOutcome, JobProgress } from '../../../jobs/job.types';
 import { HyperliquidInfoClient } from '../../../providers/hyperliquid/hyperliquid-info.client';
 import { HlAddressesRepository } from './hl-addresses.repository';
+import { HlFeedReadsRepository } from './hl-feed-reads.repository';
 import { HlStateRepository, MarketRow, TradeRow } from './hl-state.repository';
 
 /** Hyperliquid's liquidator (HLP Liquidator): the counterparty of every backstop liquidation. */
@@ -27,10 +28,12 @@ export class TradesJob {
     private readonly client: HyperliquidInfoClient,
     private readonly state: HlStateRepository,
     private readonly addresses: HlAddressesRepository,
+    private readonly feeds: HlFeedReadsRepository,
     private readonly config: ConfigService<AppConfig, true>,
   ) {}
 
   async run(signal?: AbortSignal, progress?: JobProgress): Promise<JobOutcome> {
+    const startedAt = new Date();
     const markets = await this.state.listMarkets();
     const targets = tradeTargets(markets);
     const trades: TradeRow[] = [];
@@ -62,6 +65,7 @@ export class TradesJob {
     const inserted = await this.state.insertTrades(trades);
     await this.addresses.upsertAddresses({ addresses: [...traders.keys()], source: 'trades', wantsFills: fillTraders, lastTradeAt: traders });
     await this.addresses.upsertAddresses({ addresses: [...liquidated.keys()], source: 'liquidation', lastTradeAt: liquidated });
+    if (targets.length > failures) await this.feeds.stamp('trades', startedAt);
     return { rows: inserted, failures, details: { coins: targets.length, traders: traders.size, liquidated: liquidated.size } };
   }
 }

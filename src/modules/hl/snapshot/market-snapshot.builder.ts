@@ -36,7 +36,19 @@ const TAGGED_OR_VAULT = `(SELECT address, tags, is_vault FROM hl_addresses WHERE
 export class MarketSnapshotBuilder {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async build(snapshotId: number, leaderboardSnapshotId: number | null): Promise<MarketSnapshotResult> {
+  /**
+   * `trendingAsOf` is what trending's periods are counted back from: when its trades and mids were read
+   * (answerTime), so a snapshot republished from the same reads ranks the same trades instead of letting them age out.
+   */
+  async build({
+    snapshotId,
+    leaderboardSnapshotId,
+    trendingAsOf,
+  }: {
+    snapshotId: number;
+    leaderboardSnapshotId: number | null;
+    trendingAsOf: Date;
+  }): Promise<MarketSnapshotResult> {
     await this.storeMarks(snapshotId);
     const perp = await this.buildPerpHolders(snapshotId);
     const spot = await this.buildSpotHolders(snapshotId);
@@ -45,8 +57,9 @@ export class MarketSnapshotBuilder {
     await this.db.query(`INSERT INTO ${partitionName('hl_smart_traders', snapshotId)} ${HIP4_SMART_TRADERS_SQL}`, [snapshotId]);
     await this.db.query(`INSERT INTO ${partitionName('hl_trending', snapshotId)} ${TRENDING_SQL}`, [
       snapshotId,
-      Math.floor(Date.now() / 60_000),
+      Math.floor(trendingAsOf.getTime() / 60_000),
       leaderboardSnapshotId ?? 0,
+      trendingAsOf,
     ]);
     return { rows: perp + spot, coverage: await this.coverage(snapshotId) };
   }

@@ -1,13 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { FeedReadTimes, parseFeedReadTimes } from './snapshot-freshness';
 import { partitionName, SNAPSHOT_KINDS, SnapshotKind, SnapshotTable } from './snapshot-tables';
 
 export interface CurrentSnapshot {
   id: number;
   kind: SnapshotKind;
+  /** When the snapshot was built; how old its data is comes from feedsReadAt (answerTime). */
   snapshotTime: Date;
   rows: number;
+  /** The feed stamps the snapshot was built from. */
+  feedsReadAt: FeedReadTimes;
 }
 
 /**
@@ -38,7 +42,19 @@ export class SnapshotStore {
   }
 
   /** Indexes are built after the bulk load, named so ATTACH adopts them instead of building new ones. */
-  async publish({ kind, snapshotId, rows, coverage }: { kind: SnapshotKind; snapshotId: number; rows: number; coverage?: unknown }) {
+  async publish({
+    kind,
+    snapshotId,
+    rows,
+    coverage,
+    feedsReadAt = {},
+  }: {
+    kind: SnapshotKind;
+    snapshotId: number;
+    rows: number;
+    coverage?: unknown;
+    feedsReadAt?: FeedReadTimes;
+  }) {
     for (const table of SNAPSHOT_KINDS[kind]) {
       const partition = partitionName(table, snapshotId);
       for (const columns of await this.parentIndexColumns(table)) {
@@ -51,10 +67,11 @@ export class SnapshotStore {
       for (const table of SNAPSHOT_KINDS[kind]) {
         await manager.query(`ALTER TABLE ${table} ATTACH PARTITION ${partitionName(table, snapshotId)} FOR VALUES IN (${snapshotId})`);
       }
-      await manager.query(`UPDATE hl_snapshots SET status = 'published', published_at = now(), rows = $2, coverage = $3 WHERE id = $1`, [
+      await manager.query(`UPDATE hl_snapshots SET status = 'published', published_at = now(), rows = $2, coverage = $3, feeds_read_at = $4 WHERE id = $1`, [
         snapshotId,
         rows,
         coverage === undefined ? null : JSON.stringify(coverage),
+        JSON.stringify(feedsReadAt),
       ]);
       await manager.query(
         `INSERT INTO hl_current_snapshots (kind, snapshot_id) VALUES ($1, $2)
@@ -66,12 +83,19 @@ export class SnapshotStore {
   }
 
   async current(kind: SnapshotKind): Promise<CurrentSnapshot | null> {
-    const rows: Array<{ id: string; snapshot_time: Date; rows: number }> = await this.db.query(
-      `SELECT s.id, s.snapshot_time, s.rows FROM hl_current_snapshots c JOIN hl_snapshots s ON s.id = c.snapshot_id WHERE c.kind = $1`,
+    const rows: Array<{ id: string; snapshot_time: Date; rows: number; feeds_read_at: Record<string, string> | null }> = await this.db.query(
+      `SELECT s.id, s.snapshot_time, s.rows, s.feeds_read_at FROM hl_current_snapshots c JOIN hl_snapshots s ON s.id = c.snapshot_id WHERE c.kind = $1`,
       [kind],
     );
     const row = rows[0];
-    return row ? { id: Number(row.id), kind, snapshotTime: new Date(row.snapshot_time), rows: Number(row.rows) } : null;
+    if (!row) return null;
+    return {
+      id: Number(row.id),
+      kind,
+      snapshotTime: new Date(row.snapshot_time),
+      rows: Number(row.rows),
+      feedsReadAt: parseFeedReadTimes(row.feeds_read_at),
+    };
   }
 
   /** Keeps the newest `retain` published snapshots of a kind; drops older ones and abandoned builds. */

@@ -7,7 +7,9 @@
  * addresses = distinct takers' counterparties by side in the period (buyer of a trade, seller of a trade),
  * smartBuy/smartSell = those among smart addresses (top 500 all-time PnL on the leaderboard, or tagged
  * `smart`), buy/sellOrderAmountChange = buy/sell notional in the period minus the period before. Ranked by
- * distinct traders, then |priceChange|, then coin. $1 = snapshot id, $2 = current minute, $3 = leaderboard snapshot id.
+ * distinct traders, then |priceChange|, then coin. Periods are counted back from $4, when the trades and mids
+ * were read (not from the build, so a snapshot republished from the same reads ranks the same), $2 being its
+ * minute; $1 = snapshot id, $3 = leaderboard snapshot id.
  */
 export const TRENDING_SQL = `
   WITH periods(period, minutes) AS (VALUES ('15m', 15), ('1h', 60), ('4h', 240), ('24h', 1440)),
@@ -33,18 +35,18 @@ export const TRENDING_SQL = `
          ORDER BY s.minute LIMIT 1
       ) f ON true
       LEFT JOIN LATERAL (
-        SELECT count(DISTINCT tr.buyer) FILTER (WHERE tr.time >= now() - p.minutes * interval '1 minute') AS buyers,
-               count(DISTINCT tr.seller) FILTER (WHERE tr.time >= now() - p.minutes * interval '1 minute') AS sellers,
-               count(DISTINCT tr.buyer) FILTER (WHERE tr.time >= now() - p.minutes * interval '1 minute'
+        SELECT count(DISTINCT tr.buyer) FILTER (WHERE tr.time >= $4::timestamptz - p.minutes * interval '1 minute') AS buyers,
+               count(DISTINCT tr.seller) FILTER (WHERE tr.time >= $4::timestamptz - p.minutes * interval '1 minute') AS sellers,
+               count(DISTINCT tr.buyer) FILTER (WHERE tr.time >= $4::timestamptz - p.minutes * interval '1 minute'
                                                  AND tr.buyer IN (SELECT address FROM smart)) AS smart_buyers,
-               count(DISTINCT tr.seller) FILTER (WHERE tr.time >= now() - p.minutes * interval '1 minute'
+               count(DISTINCT tr.seller) FILTER (WHERE tr.time >= $4::timestamptz - p.minutes * interval '1 minute'
                                                   AND tr.seller IN (SELECT address FROM smart)) AS smart_sellers,
-               COALESCE(sum(tr.px * tr.sz) FILTER (WHERE tr.side = 'B' AND tr.time >= now() - p.minutes * interval '1 minute'), 0) AS buy_now,
-               COALESCE(sum(tr.px * tr.sz) FILTER (WHERE tr.side = 'B' AND tr.time < now() - p.minutes * interval '1 minute'), 0) AS buy_before,
-               COALESCE(sum(tr.px * tr.sz) FILTER (WHERE tr.side = 'A' AND tr.time >= now() - p.minutes * interval '1 minute'), 0) AS sell_now,
-               COALESCE(sum(tr.px * tr.sz) FILTER (WHERE tr.side = 'A' AND tr.time < now() - p.minutes * interval '1 minute'), 0) AS sell_before
+               COALESCE(sum(tr.px * tr.sz) FILTER (WHERE tr.side = 'B' AND tr.time >= $4::timestamptz - p.minutes * interval '1 minute'), 0) AS buy_now,
+               COALESCE(sum(tr.px * tr.sz) FILTER (WHERE tr.side = 'B' AND tr.time < $4::timestamptz - p.minutes * interval '1 minute'), 0) AS buy_before,
+               COALESCE(sum(tr.px * tr.sz) FILTER (WHERE tr.side = 'A' AND tr.time >= $4::timestamptz - p.minutes * interval '1 minute'), 0) AS sell_now,
+               COALESCE(sum(tr.px * tr.sz) FILTER (WHERE tr.side = 'A' AND tr.time < $4::timestamptz - p.minutes * interval '1 minute'), 0) AS sell_before
           FROM hl_trades tr
-         WHERE tr.coin = c.upstream_coin AND tr.time >= now() - 2 * p.minutes * interval '1 minute'
+         WHERE tr.coin = c.upstream_coin AND tr.time >= $4::timestamptz - 2 * p.minutes * interval '1 minute'
       ) t ON true
   )
   SELECT $1::bigint, period, market, coin, px,
