@@ -64,7 +64,7 @@ export interface AppConfig {
     /** Set: smart-contract wallets sign in through EIP-1271 calls to this JSON-RPC endpoint. */
     rpcUrl?: string;
   };
-  apiKeys: { cacheTtlMs: number; touchIntervalMs: number; failedLookupsPerMinute: number };
+  apiKeys: { cacheTtlMs: number; touchIntervalMs: number; failedLookupsPerMinute: number; staleIfErrorMs: number; lookupTimeoutMs: number };
   /** The node HTTP server under either adapter: timeouts, and which proxies' X-Forwarded-For to believe. */
   httpServer: {
     requestTimeoutMs: number;
@@ -190,6 +190,8 @@ export function loadAppConfig(raw: Record<string, unknown> = process.env): AppCo
       cacheTtlMs: env.API_KEY_CACHE_TTL_MS,
       touchIntervalMs: env.API_KEY_TOUCH_INTERVAL_MS,
       failedLookupsPerMinute: env.API_KEY_FAILED_LOOKUPS_PER_MINUTE,
+      staleIfErrorMs: env.API_KEY_STALE_IF_ERROR_MS,
+      lookupTimeoutMs: env.API_KEY_LOOKUP_TIMEOUT_MS,
     },
     httpServer: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,

@@ -156,6 +156,20 @@ export class EnvironmentVariables extends MarketVendorVariables {
   @Max(100_000)
   API_KEY_FAILED_LOOKUPS_PER_MINUTE = 10;
 
+  // While PostgreSQL fails: how long past its TTL a key read before is still served (0: never).
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
+  API_KEY_STALE_IF_ERROR_MS = 60_000;
+
+  // A read of the key table unanswered this long counts as failed (a database that accepts and hangs).
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  API_KEY_LOOKUP_TIMEOUT_MS = 3000;
+
   // Off: the client address is the socket's, so X-Forwarded-For cannot dodge the per-address limits.
   // true (every hop), a hop count, or addresses/CIDRs of the proxies (Express and Fastify read all three).
   @Transform(emptyToUndefined)

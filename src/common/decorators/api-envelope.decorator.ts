@@ -19,8 +19,8 @@ export const RESPONSE_HEADERS = {
   'X-Credits-Remaining': { description: 'Live balance after this call (paid tiers; after the refund on errors)', schema: { type: 'string' } },
 };
 
-/** What an error carries when no key was counted: a 401 of a public route, any error of an open route. */
-const KEYLESS_ERROR_HEADERS = { ...REQUEST_ID_HEADER, 'X-Credits-Cost': RESPONSE_HEADERS['X-Credits-Cost'] };
+/** What an error carries when no key was counted: a 401 or key-lookup 503 of a public route, any error of an open route. */
+export const KEYLESS_ERROR_HEADERS = { ...REQUEST_ID_HEADER, 'X-Credits-Cost': RESPONSE_HEADERS['X-Credits-Cost'] };
 
 /** Said on every 401: clients that read the limit headers on every response must not expect them here. */
 export const NO_KEY_NO_RATE_LIMIT_HEADERS = 'No X-RateLimit-* or RateLimit headers: without a valid key there is no window to report.';

@@ -1,6 +1,7 @@
 /**
- * Error codes of the contract (part 7), plus SERVICE_UNAVAILABLE for the ops health probes and the
- * wallet-session backend's 401s (the contract shows none for its auth routes; docs/decisions.md).
+ * Error codes of the contract (part 7), plus SERVICE_UNAVAILABLE for the ops health probes and a key the
+ * key store could not check, and the wallet-session backend's 401s (the contract shows none for its auth
+ * routes; docs/decisions.md).
  */
 export enum ErrorCode {
   VALIDATION_ERROR = 'VALIDATION_ERROR',

@@ -39,7 +39,10 @@ export class FailedLookupLimiter {
     else this.windows.set(group, { startMs: nowMs, failures: 1 });
   }
 
-  /** The lookup recorded at `startedAtMs` found a key: it is not a failure (unless its window has passed). */
+  /**
+   * The lookup recorded at `startedAtMs` found a key, or got no answer (the key store failed): either way
+   * it found no unknown key, so it is not a failure (unless its window has passed).
+   */
   forgive(address: string, startedAtMs: number): void {
     const window = this.windows.get(addressGroup(address));
     if (window && window.startMs <= startedAtMs && startedAtMs - window.startMs < WINDOW_MS && window.failures > 0) window.failures -= 1;

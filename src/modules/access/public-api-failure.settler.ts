@@ -40,8 +40,9 @@ export class PublicApiFailureSettler implements FailedCallSettler {
   /**
    * A request of a known key that no route answered is still a request of that key (contract 8.1): it
    * counts in the key's window and carries its rate-limit headers, but is not billed nor counted in
-   * /usage; over the cap it is answered 429 like any other. Without a known key (none, unknown, or a
-   * client refused further lookups) the framework's answer stands, without rate-limit headers.
+   * /usage; over the cap it is answered 429 like any other. Without a known key (none, unknown, one the
+   * key store could not check, or a client refused further lookups) the framework's answer stands, without
+   * rate-limit headers: no route answers it either way.
    */
   private async windowUnrouted(req: unknown, res: unknown, requestId: string, headers: Record<string, string>): Promise<AppError | undefined> {
     const header = rawRequest(req).headers['x-api-key'];

@@ -4,12 +4,14 @@ import { ApiExtraModels, ApiOperation, ApiResponse, ApiSecurity, ApiTags, getSch
 import { CREDIT_COSTS, EndpointName } from '../billing/billing.public';
 import { Audience } from '../../common/auth/audience';
 import { ErrorEnvelopeDto } from '../../common/dto/envelope.dto';
-import { errorResponseHeaders, NO_KEY_NO_RATE_LIMIT_HEADERS } from '../../common/decorators/api-envelope.decorator';
+import { errorResponseHeaders, KEYLESS_ERROR_HEADERS, NO_KEY_NO_RATE_LIMIT_HEADERS } from '../../common/decorators/api-envelope.decorator';
 import { ErrorCode } from '../../common/errors/error-code';
 import { Enveloped } from '../../common/decorators/enveloped.decorator';
 
 export const PUBLIC_API_PREFIX = 'api/public/v1';
 export const API_KEY_SECURITY = 'api-key';
+/** The 503 of every public route when its key cannot be looked up; a route with a 503 of its own says it there too. */
+export const KEY_UNCHECKED = 'The key could not be checked (key store unavailable); retry with backoff. No X-RateLimit-* headers then: no key was counted';
 
 /** Route metadata read by the pipeline: which credit-table entry a public route is. */
 export const Endpoint = Reflector.createDecorator<EndpointName>();
@@ -26,12 +28,12 @@ export interface PublicRoute {
   takesNoQuery: boolean;
 }
 
-function errorResponse(status: number, codes: ErrorCode[], description: string) {
+function errorResponse(status: number, codes: ErrorCode[], description: string, headers = errorResponseHeaders(status)) {
   return ApiResponse({
     status,
     description: `${description} (code: ${codes.join(' | ')})`,
     schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
-    headers: errorResponseHeaders(status),
+    headers,
   });
 }
 
@@ -52,6 +54,7 @@ export function PublicApiController(path: string, tag: string) {
       'Per-minute limit exceeded; see Retry-After. Also a client that presented too many unknown keys in a minute, refused before any lookup (msg names x-api-key; no X-RateLimit-* headers then)',
     ),
     errorResponse(500, [ErrorCode.INTERNAL_ERROR], 'Unexpected error (no internals in the body)'),
+    errorResponse(503, [ErrorCode.SERVICE_UNAVAILABLE], KEY_UNCHECKED, KEYLESS_ERROR_HEADERS),
   );
 }
 

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiCaller } from './api-caller';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -8,12 +9,18 @@ import { generateApiKey } from './api-key-format';
 
 const TTL_MS = 1000;
 const FAILED_LOOKUPS_PER_MINUTE = 5;
+const STALE_IF_ERROR_MS = 30_000;
+const LOOKUP_TIMEOUT_MS = 2000;
 const CLIENT = '203.0.113.7';
 
-/** A key table in memory that records every query the cache sends it. */
+/** A key table in memory that records every query the cache sends it, and can be made unreachable. */
 class FakeKeys {
   readonly active = new Map<string, ApiCaller>();
   readonly queries: string[][] = [];
+  /** Set: every query fails, as when the database refuses connections. */
+  down = false;
+  /** Set: every query waits forever, as when the database accepts connections and never answers. */
+  hung = false;
 
   add(): string {
     const { plaintext, prefix, hash } = generateApiKey();
@@ -38,6 +45,8 @@ class FakeKeys {
 
   async findCallersByKeyHashes(hashes: string[]): Promise<Map<string, ApiCaller>> {
     this.queries.push(hashes);
+    if (this.down) throw new Error('connect ECONNREFUSED 10.0.0.5:5432');
+    if (this.hung) return new Promise(() => undefined);
     return new Map(hashes.filter((h) => this.active.has(h)).map((h) => [h, this.active.get(h)!]));
   }
 
@@ -56,6 +65,8 @@ describe(ApiCallerCache.name, () => {
       'apiKeys.cacheTtlMs': TTL_MS,
       'apiKeys.touchIntervalMs': 60_000,
       'apiKeys.failedLookupsPerMinute': FAILED_LOOKUPS_PER_MINUTE,
+      'apiKeys.staleIfErrorMs': STALE_IF_ERROR_MS,
+      'apiKeys.lookupTimeoutMs': LOOKUP_TIMEOUT_MS,
     };
     const config = { get: (name: string) => settings[name] } as unknown as ConfigService<AppConfig, true>;
     sut = new ApiCallerCache(keys as unknown as AccountRepository, config);
@@ -180,5 +191,101 @@ describe(ApiCallerCache.name, () => {
     }
     // Still answered from memory, synchronously.
     expect(sut.resolve(valid, CLIENT)).toEqual(expect.objectContaining({ tier: 'pro' }));
+  });
+
+  describe('while the key store fails', () => {
+    const unavailable = { code: ErrorCode.SERVICE_UNAVAILABLE, message: expect.not.stringMatching(/10\.0\.0\.5|5432|ECONN/) };
+    let warned: jest.SpyInstance;
+    let logged: jest.SpyInstance;
+
+    beforeEach(() => {
+      warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      logged = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    });
+    afterEach(() => jest.restoreAllMocks());
+
+    it('answers lookups 503, never 429, and neither remembers nor counts them as unknown keys', async () => {
+      const valid = keys.add();
+      keys.down = true;
+      for (let i = 0; i < 3 * FAILED_LOOKUPS_PER_MINUTE; i++) await expect(sut.lookUp(valid, CLIENT)).rejects.toMatchObject(unavailable);
+      const burst = await Promise.allSettled(Array.from({ length: 3 * FAILED_LOOKUPS_PER_MINUTE }, () => sut.resolve(generateApiKey().plaintext, CLIENT)));
+      expect(burst.map((r) => r.status === 'rejected' && (r.reason as { code: string }).code)).toEqual(burst.map(() => ErrorCode.SERVICE_UNAVAILABLE));
+      expect(sut.peek(valid)).toBeUndefined();
+      // Once per outage, not once per failed lookup.
+      expect(warned).toHaveBeenCalledTimes(1);
+
+      // Back: the key is read at once, and the client still has its whole allowance of unknown keys.
+      keys.down = false;
+      expect(await sut.resolve(valid, CLIENT)).toEqual(expect.objectContaining({ tier: 'pro' }));
+      expect(logged).toHaveBeenCalledWith('API-key lookups work again');
+      for (let i = 0; i < FAILED_LOOKUPS_PER_MINUTE; i++) expect(await sut.resolve(generateApiKey().plaintext, CLIENT)).toBeNull();
+      await expect(sut.lookUp(generateApiKey().plaintext, CLIENT)).rejects.toMatchObject({ code: ErrorCode.RATE_LIMITED });
+    });
+
+    it('serves a key read before the failure up to the stale window past its TTL, from memory, then answers 503', async () => {
+      const busy = keys.add();
+      const idle = keys.add();
+      await sut.resolve(busy, CLIENT);
+      await sut.resolve(idle, CLIENT);
+      const readAt = Date.now();
+      keys.down = true;
+      // Past the TTL both are still served: the busy one synchronously (its refresh rounds failed), the idle one
+      // after its own lookup failed.
+      await jest.advanceTimersByTimeAsync(2 * TTL_MS);
+      expect(sut.peek(busy)).toEqual(expect.objectContaining({ tier: 'pro' }));
+      expect(await sut.resolve(idle, CLIENT)).toEqual(expect.objectContaining({ tier: 'pro' }));
+
+      await jest.advanceTimersByTimeAsync(readAt + TTL_MS + STALE_IF_ERROR_MS - Date.now() - 50);
+      expect(sut.peek(busy)).toEqual(expect.objectContaining({ tier: 'pro' }));
+      await jest.advanceTimersByTimeAsync(100);
+      await expect(sut.resolve(busy, CLIENT)).rejects.toMatchObject(unavailable);
+      await expect(sut.resolve(idle, CLIENT)).rejects.toMatchObject(unavailable);
+    });
+
+    it('stops serving a key revoked meanwhile at the first refresh round once the store answers', async () => {
+      const key = keys.add();
+      await sut.resolve(key, CLIENT);
+      keys.down = true;
+      await jest.advanceTimersByTimeAsync(2 * TTL_MS);
+      expect(sut.peek(key)).toEqual(expect.objectContaining({ tier: 'pro' }));
+      keys.revokeAll();
+      keys.down = false;
+      await jest.advanceTimersByTimeAsync(TTL_MS / 2);
+      expect(sut.peek(key)).toBeNull();
+    });
+
+    it('fails a read unanswered within the lookup timeout as a refused one: the cached key served, others 503', async () => {
+      const cached = keys.add();
+      const uncached = keys.add();
+      await sut.resolve(cached, CLIENT);
+      keys.hung = true;
+      const pending = sut.lookUp(uncached, CLIENT);
+      const settled = jest.fn();
+      pending.then(settled, settled);
+      await jest.advanceTimersByTimeAsync(LOOKUP_TIMEOUT_MS - 10);
+      expect(settled).not.toHaveBeenCalled();
+      await jest.advanceTimersByTimeAsync(20);
+      expect(settled).toHaveBeenCalled();
+      await expect(pending).rejects.toMatchObject(unavailable);
+      // Past its TTL, and its refresh rounds hang too: served from memory all the same.
+      await jest.advanceTimersByTimeAsync(2 * TTL_MS + LOOKUP_TIMEOUT_MS);
+      expect(sut.peek(cached)).toEqual(expect.objectContaining({ tier: 'pro' }));
+
+      keys.hung = false;
+      await jest.advanceTimersByTimeAsync(LOOKUP_TIMEOUT_MS);
+      expect(await sut.resolve(uncached, CLIENT)).toEqual(expect.objectContaining({ tier: 'pro' }));
+    });
+
+    it('serves no entry past its TTL once the store answers again: it is read afresh', async () => {
+      const key = keys.add();
+      await sut.resolve(key, CLIENT);
+      keys.down = true;
+      // Idle past the active window: no round reads it any more, and it is served from memory only while the store fails.
+      await jest.advanceTimersByTimeAsync(ACTIVE_KEY_WINDOW_MS + 2 * TTL_MS);
+      expect(sut.peek(key)).toEqual(expect.objectContaining({ tier: 'pro' }));
+      keys.down = false;
+      expect(await sut.resolve(generateApiKey().plaintext, '198.51.100.1')).toBeNull();
+      expect(sut.peek(key)).toBeUndefined();
+    });
   });
 });

@@ -28,6 +28,8 @@ const REFRESH_CHUNK = 1_000;
  * path. Keys idle longer than this are left to expire.
  */
 export const ACTIVE_KEY_WINDOW_MS = 15_000;
+/** All a client learns of a failed lookup: never the database's host, port or error. */
+const KEY_STORE_UNAVAILABLE = 'x-api-key: cannot be checked now (key store unavailable); retry with backoff';
 
 interface CacheEntry {
   caller: ApiCaller | null;
@@ -46,6 +48,9 @@ interface CacheEntry {
  * Keys used in the last ACTIVE_KEY_WINDOW_MS are re-read ahead of their expiry, all in one query per half
  * TTL, rather than one query per key per TTL on the request path (520 busy keys and a 2 s TTL made 260
  * queries a second; keys used every few seconds, rather than since the last read, still made ~230).
+ * While the key store fails, a key read within the TTL plus API_KEY_STALE_IF_ERROR_MS is still served as
+ * last read, and any other lookup is 503 SERVICE_UNAVAILABLE: a key nobody could check is not an unknown
+ * key, so it is neither remembered as one nor counted against its client address.
  */
 @Injectable()
 export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
@@ -66,13 +71,19 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   private touchTimer?: NodeJS.Timeout;
   private refreshTimer?: NodeJS.Timeout;
   private refreshing = false;
+  /** The last read of the key store failed; set and cleared by readCallers only. */
+  private storeFailing = false;
   private readonly ttlMs: number;
+  private readonly staleIfErrorMs: number;
+  private readonly lookupTimeoutMs: number;
 
   constructor(
     private readonly accounts: AccountRepository,
     private readonly config: ConfigService<AppConfig, true>,
   ) {
     this.ttlMs = config.get('apiKeys.cacheTtlMs', { infer: true });
+    this.staleIfErrorMs = config.get('apiKeys.staleIfErrorMs', { infer: true });
+    this.lookupTimeoutMs = config.get('apiKeys.lookupTimeoutMs', { infer: true });
     this.failedLookups = new FailedLookupLimiter(config.get('apiKeys.failedLookupsPerMinute', { infer: true }));
   }
 
@@ -94,7 +105,8 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   /**
    * What the cache knows of a key without a query: its caller, null for a missing, malformed, unknown or
    * revoked one, undefined when only a lookup can tell. A cache hit (nearly every call) answers
-   * synchronously, so the request pipeline awaits nothing for it.
+   * synchronously, so the request pipeline awaits nothing for it; so does an expired entry while the key
+   * store fails and the entry is within its stale window.
    */
   peek(plaintextKey: string | undefined): ApiCaller | null | undefined {
     if (!plaintextKey) return null;
@@ -102,7 +114,7 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
     // Keyed by the presented key, so a hit costs no hashing; only the hash ever reaches the database.
     // Only well-formed keys are ever loaded, so an entry needs no second look at the key's format.
     const hit = this.entries.get(plaintextKey);
-    if (hit && hit.expiresAt > now) {
+    if (hit && (hit.expiresAt > now || (this.storeFailing && this.withinStaleWindow(hit, now)))) {
       hit.lastUsedAt = now;
       return this.used(hit.caller, now);
     }
@@ -113,11 +125,14 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
 
   /**
    * Reads a well-formed key the cache does not know (peek answered undefined). Refused with 429
-   * RATE_LIMITED, before any query, while `clientAddress` is over its limit of unknown keys.
+   * RATE_LIMITED, before any query, while `clientAddress` is over its limit of unknown keys. When the key
+   * store fails, the entry last read is answered if within its stale window, else 503 SERVICE_UNAVAILABLE.
    */
   async lookUp(plaintextKey: string, clientAddress: string): Promise<ApiCaller | null> {
     const now = Date.now();
-    const retryAfter = this.failedLookups.retryAfterSeconds(clientAddress, now);
+    // While the store fails no lookup can find a key unknown: a client's count holds only lookups still out,
+    // each to be forgiven when it fails, and refusing on it would lock the client out for the outage.
+    const retryAfter = this.storeFailing ? 0 : this.failedLookups.retryAfterSeconds(clientAddress, now);
     if (retryAfter > 0) {
       throw new AppError(ErrorCode.RATE_LIMITED, `x-api-key: too many unknown keys from this client; retry in ${retryAfter} s`, {
         [HEADER.retryAfter]: String(retryAfter),
@@ -126,7 +141,14 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
     // One count per key read, not per request joining it: concurrent first calls with a valid key share one.
     const starts = !this.loading.has(plaintextKey);
     if (starts) this.failedLookups.recordLookup(clientAddress, now);
-    const caller = await this.load(plaintextKey);
+    let caller: ApiCaller | null;
+    try {
+      caller = await this.load(plaintextKey);
+    } catch {
+      // Not an unknown key: nobody could tell.
+      if (starts) this.failedLookups.forgive(clientAddress, now);
+      return this.used(this.staleEntry(plaintextKey), now);
+    }
     if (caller && starts) this.failedLookups.forgive(clientAddress, now);
     return this.used(caller, now);
   }
@@ -135,6 +157,22 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   resolve(plaintextKey: string | undefined, clientAddress: string): ApiCaller | null | Promise<ApiCaller | null> {
     const known = this.peek(plaintextKey);
     return known !== undefined ? known : this.lookUp(plaintextKey!, clientAddress);
+  }
+
+  /** What the key was last read as, within its stale window; thrown 503 when there is no such read. */
+  private staleEntry(plaintextKey: string): ApiCaller | null {
+    const entry = this.entries.get(plaintextKey);
+    const now = Date.now();
+    if (entry && this.withinStaleWindow(entry, now)) {
+      // In use again: the refresh rounds re-read it, so it is fresh as soon as the store answers.
+      entry.lastUsedAt = now;
+      return entry.caller;
+    }
+    throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, KEY_STORE_UNAVAILABLE);
+  }
+
+  private withinStaleWindow(entry: CacheEntry, now: number): boolean {
+    return entry.expiresAt + this.staleIfErrorMs > now;
   }
 
   private used(caller: ApiCaller | null, now: number): ApiCaller | null {
@@ -166,14 +204,42 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   private async findByHashes(keyHashes: string[]): Promise<Array<ApiCaller | null>> {
-    const found = await this.accounts.findCallersByKeyHashes(keyHashes);
+    const found = await this.readCallers(keyHashes);
     return keyHashes.map((hash) => found.get(hash) ?? null);
   }
 
   /**
+   * Every read of the key store, lookups and refresh rounds, so that one flag says whether it answers. A
+   * read unanswered within API_KEY_LOOKUP_TIMEOUT_MS fails like a refused one: a database that accepts
+   * connections and never answers must not hold every request of an uncached key (and, past the TTL,
+   * of every key) until its client gives up.
+   */
+  private async readCallers(keyHashes: string[]): Promise<Map<string, ApiCaller>> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${this.lookupTimeoutMs} ms`)), this.lookupTimeoutMs);
+    });
+    try {
+      const found = await Promise.race([this.accounts.findCallersByKeyHashes(keyHashes), deadline]);
+      if (this.storeFailing) this.logger.log('API-key lookups work again');
+      this.storeFailing = false;
+      return found;
+    } catch (error) {
+      // Once per outage: every lookup and refresh round fails while it lasts.
+      if (!this.storeFailing)
+        this.logger.warn(`API-key lookups failing, keys read within ${this.staleIfErrorMs} ms past their TTL still served: ${(error as Error).message}`);
+      this.storeFailing = true;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
    * Re-reads every known key used within ACTIVE_KEY_WINDOW_MS (every half TTL, so well before it expires),
-   * so keys in use never wait for the database. Expired entries go. Freshness counts from when the query
-   * was sent: a revocation committed after that is caught by the next round, still within the TTL.
+   * so keys in use never wait for the database. Entries past their stale window go (until then they may be
+   * served while the key store fails). Freshness counts from when the query was sent: a revocation
+   * committed after that is caught by the next round, still within the TTL.
    */
   async refreshInUse(): Promise<void> {
     if (this.refreshing) return;
@@ -182,13 +248,13 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
       const now = Date.now();
       const due: Array<[string, CacheEntry]> = [];
       for (const [key, entry] of this.entries) {
-        if (entry.expiresAt <= now) this.entries.delete(key);
+        if (!this.withinStaleWindow(entry, now)) this.entries.delete(key);
         else if (entry.caller && now - entry.lastUsedAt < ACTIVE_KEY_WINDOW_MS) due.push([key, entry]);
       }
       for (let i = 0; i < due.length; i += REFRESH_CHUNK) await this.refresh(due.slice(i, i + REFRESH_CHUNK));
     } catch (error) {
-      // The entries simply expire, and requests load them one by one as before.
-      this.logger.warn(`API-key refresh failed: ${(error as Error).message}`);
+      // The entries age into their stale window and requests load them one by one (readCallers logs store failures).
+      if (!this.storeFailing) this.logger.warn(`API-key refresh failed: ${(error as Error).message}`);
     } finally {
       this.refreshing = false;
     }
@@ -196,7 +262,7 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
 
   private async refresh(due: Array<[string, CacheEntry]>): Promise<void> {
     const readAt = Date.now();
-    const found = await this.accounts.findCallersByKeyHashes(due.map(([, entry]) => entry.keyHash));
+    const found = await this.readCallers(due.map(([, entry]) => entry.keyHash));
     for (const [key, entry] of due) {
       // A request may have reloaded the key meanwhile; its entry is at least as fresh as this one.
       if (this.entries.get(key) !== entry) continue;

@@ -3,6 +3,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../../common/decorators/api-envelope.decorator';
 import { ErrorCode } from '../../common/errors/error-code';
+import { KEY_UNCHECKED } from '../access/public-endpoint.decorator';
 
 export const AGE_HEADER =
   'The response carries the standard `Age` header: whole seconds since its oldest figure left the upstream (the quote refresh for catalogue ' +
@@ -37,5 +38,9 @@ export const ApiSymbolPath = ({ description, example }: { description: string; e
 export const ApiVendorFailures = () =>
   applyDecorators(
     ApiErrorResponse(502, [ErrorCode.MARKET_UPSTREAM_ERROR], 'The vendor failed and no value under an hour old is cached; retry with backoff. Not billed'),
-    ApiErrorResponse(503, [ErrorCode.MARKET_DATA_DISABLED], "No vendor is configured (or it is switched off) for the asset's class. Not billed"),
+    ApiErrorResponse(
+      503,
+      [ErrorCode.MARKET_DATA_DISABLED, ErrorCode.SERVICE_UNAVAILABLE],
+      `No vendor is configured (or it is switched off) for the asset's class. Not billed. SERVICE_UNAVAILABLE: ${KEY_UNCHECKED}`,
+    ),
   );
