@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { Decimal } from '../../src/common/decimal/decimal';
 import { cacheLookups } from '../../src/infra/metrics/metrics';
 import { LedgerFlusherService } from '../../src/modules/billing/ledger-flusher.service';
-import { UPSTREAM_CACHE_CLOCK } from '../../src/providers/kit/upstream-cache';
+import { UPSTREAM_CLOCK } from '../../src/providers/kit/upstream-clock';
 import { startSimulator } from '../../src/simulator/simulator.server';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
@@ -41,7 +41,7 @@ let clockOffsetMs = -WARM_LAG_MS;
 
 /** What the app's upstream caches read as now. */
 @Global()
-@Module({ providers: [{ provide: UPSTREAM_CACHE_CLOCK, useValue: () => Date.now() + clockOffsetMs }], exports: [UPSTREAM_CACHE_CLOCK] })
+@Module({ providers: [{ provide: UPSTREAM_CLOCK, useValue: () => Date.now() + clockOffsetMs }], exports: [UPSTREAM_CLOCK] })
 class FakeCacheClockModule {}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { UPSTREAM_CACHE_CLOCK } from '../../src/providers/kit/upstream-cache';
+import { UPSTREAM_CLOCK } from '../../src/providers/kit/upstream-clock';
 import { makeAccount } from '../support/factories';
 import { expectNoLedgerLines, FailRule, minus, startStocksStack, stocksClient, StocksStack, UPSTREAM_ERROR_BODY } from '../support/stocks-stack';
 
@@ -22,7 +22,7 @@ let clockOffsetMs = 0;
 
 /** What the app's upstream caches read as now: tests move it to age cached answers without waiting. */
 @Global()
-@Module({ providers: [{ provide: UPSTREAM_CACHE_CLOCK, useValue: () => Date.now() + clockOffsetMs }], exports: [UPSTREAM_CACHE_CLOCK] })
+@Module({ providers: [{ provide: UPSTREAM_CLOCK, useValue: () => Date.now() + clockOffsetMs }], exports: [UPSTREAM_CLOCK] })
 class FakeCacheClockModule {}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

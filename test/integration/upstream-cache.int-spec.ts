@@ -4,7 +4,7 @@ import { RedisKvStore } from '../../src/infra/kv/redis-kv.store';
 import { cacheLookups } from '../../src/infra/metrics/metrics';
 import { UpstreamError } from '../../src/providers/kit/upstream.error';
 import { ProviderDisabledError } from '../../src/providers/kit/provider-disabled.error';
-import { STALE_LIMIT_MS, UpstreamCache, UpstreamCacheOptions } from '../../src/providers/kit/upstream-cache';
+import { RETRY_FAILED_MS, STALE_LIMIT_MS, UpstreamCache, UpstreamCacheOptions } from '../../src/providers/kit/upstream-cache';
 import { TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
 
 const FRESH_TTL_MS = 30_000;
@@ -47,6 +47,40 @@ function fakeUpstream<T>(value: T) {
     },
   };
   return upstream;
+}
+
+/** A load that settles when the test says so, counting its calls: the upstream a background probe waits on. */
+function latchedUpstream<T>() {
+  let settle!: { resolve: (value: T) => void; reject: (error: unknown) => void };
+  const pending = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
+  // Settled by the test, maybe before a probe asks for it: not an unhandled rejection.
+  pending.catch(() => undefined);
+  const waiters: Array<{ calls: number; wake: () => void }> = [];
+  const upstream = {
+    calls: 0,
+    load: (): Promise<T> => {
+      upstream.calls += 1;
+      for (const waiter of waiters.filter((w) => w.calls <= upstream.calls)) waiter.wake();
+      return pending;
+    },
+    /** Resolves once the load was called `calls` times in all (a probe starts behind the read that answered). */
+    called: (calls: number) => new Promise<void>((wake) => (upstream.calls >= calls ? wake() : waiters.push({ calls, wake }))),
+    settle,
+  };
+  return upstream;
+}
+
+/** Resolves once the store has finished its next `method` call: a probe's write or its lock release, which no read waits on. */
+function nextStoreCall(kv: KvStore, method: 'set' | 'del'): Promise<void> {
+  const original = kv[method].bind(kv) as (...args: unknown[]) => Promise<unknown>;
+  return new Promise((resolve) => {
+    const spy = jest.spyOn(kv, method).mockImplementation(async (...args: unknown[]) => {
+      spy.mockRestore();
+      const result = await original(...args);
+      resolve();
+      return result as never;
+    });
+  });
 }
 
 describe.each([
@@ -120,6 +154,100 @@ describe.each([
     await sut.get('BTC', async () => '1');
     now += FRESH_TTL_MS;
     await expect(sut.get('BTC', () => Promise.reject(new ProviderDisabledError('market data')))).rejects.toBeInstanceOf(ProviderDisabledError);
+  });
+
+  it('serves the stale value at once after a failed load, calling nothing until one background probe per interval loads it', async () => {
+    const sut = makeCache();
+    await sut.get('BTC', async () => ({ price: '101.5' }));
+    now += FRESH_TTL_MS;
+    const down = fakeUpstream(null);
+    down.load = async () => {
+      down.calls += 1;
+      return upstreamDown();
+    };
+
+    expect(await sut.get('BTC', down.load)).toEqual({ price: '101.5' });
+    // A probe takes the key's load lock before it loads: counting attempts sees one start, though it runs behind the read.
+    const lockAttempts = jest.spyOn(store.kv, 'setIfAbsent');
+    for (let i = 0; i < 5; i++) expect(await sut.get('BTC', down.load)).toEqual({ price: '101.5' });
+    now += RETRY_FAILED_MS - 1;
+    expect(await sut.get('BTC', down.load)).toEqual({ price: '101.5' });
+    expect(down.calls).toBe(1);
+    expect(lockAttempts).not.toHaveBeenCalled();
+
+    now += 1;
+    const probe = latchedUpstream<{ price: string }>();
+    // Answered while the probe's load is still pending: no read waits on it.
+    expect(await sut.get('BTC', probe.load)).toEqual({ price: '101.5' });
+    await probe.called(1);
+    expect(await sut.get('BTC', probe.load)).toEqual({ price: '101.5' });
+    expect(probe.calls).toBe(1);
+    const written = nextStoreCall(store.kv, 'set');
+    probe.settle.resolve({ price: '102' });
+    await written;
+
+    expect(await sut.get('BTC', probe.load)).toEqual({ price: '102' });
+    expect(probe.calls).toBe(1);
+    expect(await lookups(cacheName)).toEqual({ miss: 1, stale: 9, hit: 1 });
+  });
+
+  it('keeps answering from the failure while its probe fails, and probes again one interval after it', async () => {
+    const sut = makeCache();
+    await sut.get('SOL', async () => '1');
+    now += FRESH_TTL_MS;
+    expect(await sut.get('SOL', upstreamDown)).toBe('1');
+    now += RETRY_FAILED_MS;
+    const probe = latchedUpstream<string>();
+    expect(await sut.get('SOL', probe.load)).toBe('1');
+    await probe.called(1);
+    const probeEnded = nextStoreCall(store.kv, 'del');
+    probe.settle.reject(new UpstreamError({ provider: 'stub', kind: 'network', message: 'still refused' }));
+    await probeEnded;
+
+    const lockAttempts = jest.spyOn(store.kv, 'setIfAbsent');
+    now += RETRY_FAILED_MS - 1;
+    expect(await sut.get('SOL', probe.load)).toBe('1');
+    expect(lockAttempts).not.toHaveBeenCalled();
+    now += 1;
+    expect(await sut.get('SOL', probe.load)).toBe('1');
+    expect(await sut.get('SOL', probe.load)).toBe('1');
+    expect(lockAttempts).toHaveBeenCalledTimes(1);
+    await probe.called(2);
+  });
+
+  it('fails at once with the same error for a key with nothing cached, until a background probe loads it', async () => {
+    const sut = makeCache();
+    const refused = new UpstreamError({ provider: 'stub', kind: 'network', message: 'network error on GET http://127.0.0.1/x (ECONNREFUSED)' });
+    const down = fakeUpstream(null);
+    down.load = async () => {
+      down.calls += 1;
+      throw refused;
+    };
+
+    await expect(sut.get('ETH', down.load)).rejects.toBe(refused);
+    await expect(sut.get('ETH', down.load)).rejects.toBe(refused);
+    expect(down.calls).toBe(1);
+
+    now += RETRY_FAILED_MS;
+    const recovered = fakeUpstream({ price: '3' });
+    const written = nextStoreCall(store.kv, 'set');
+    await expect(sut.get('ETH', recovered.load)).rejects.toBe(refused);
+    await written;
+
+    expect(await sut.get('ETH', recovered.load)).toEqual({ price: '3' });
+    expect(recovered.calls).toBe(1);
+  });
+
+  it('ends a failure once another replica stored a fresh value', async () => {
+    const first = makeCache();
+    const second = makeCache();
+    await first.get('ADA', async () => '1');
+    now += FRESH_TTL_MS;
+    expect(await first.get('ADA', upstreamDown)).toBe('1');
+
+    await second.get('ADA', async () => '2');
+
+    expect(await first.get('ADA', upstreamDown)).toBe('2');
   });
 
   it('makes one upstream call for 50 concurrent misses', async () => {

@@ -58,13 +58,18 @@ export interface CountingProxy {
   hits: string[];
   /** While true, every request is answered by a dropped connection. */
   down: boolean;
+  /** Resolves with the path of the next request the proxy receives. */
+  nextHit(): Promise<string>;
   close(): Promise<void>;
 }
 
 /** A pass-through HTTP proxy in front of `target`, so a test can see whether a route reached the upstream. */
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
+  const waiters: Array<(path: string) => void> = [];
   const server = createServer((req, res) => {
-    proxy.hits.push(req.url ?? '/');
+    const path = req.url ?? '/';
+    proxy.hits.push(path);
+    waiters.splice(0).forEach((wake) => wake(path));
     if (proxy.down) return void req.socket.destroy();
     const upstream = request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -78,6 +83,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits: [],
     down: false,
+    nextHit: () => new Promise<string>((resolve) => waiters.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -132,7 +132,7 @@ export const jobLastRunSuccess = new Gauge({
 
 // ---- Upstream providers ----------------------------------------------------------------------------
 
-/** outcome: ok, or the UpstreamError kind (http, timeout, shape, network, budget, aborted). */
+/** outcome: ok, or the UpstreamError kind (http, timeout, shape, network, budget, aborted; circuit: refused unsent, the provider failing). */
 export const upstreamCalls = new Counter({
   name: 'upstream_calls_total',
   help: 'Upstream calls (one per logical call, retries included) by provider and outcome.',

@@ -1,9 +1,11 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { RequestBudget } from '../kit/request-budget';
 import { UpstreamError } from '../kit/upstream.error';
+import { UpstreamCircuit } from '../kit/upstream-circuit';
+import { UPSTREAM_CLOCK, UpstreamClock } from '../kit/upstream-clock';
 import { UpstreamHttpClient } from '../kit/upstream-http.client';
 import { Candle } from '../market-data-provider';
 import { BINANCE_PROVIDER, parseKlines } from './binance-klines.schema';
@@ -55,7 +57,7 @@ export class BinanceKlinesClient implements OnModuleDestroy {
   private readonly http: UpstreamHttpClient;
   private readonly apiUrl: string;
 
-  constructor(config: ConfigService<AppConfig, true>, @Inject(KV_STORE) kv: KvStore) {
+  constructor(config: ConfigService<AppConfig, true>, @Inject(KV_STORE) kv: KvStore, @Optional() @Inject(UPSTREAM_CLOCK) now?: UpstreamClock) {
     const { binance, timeoutMs, maxRetries } = config.get('marketVendors', { infer: true });
     this.apiUrl = binance.apiUrl;
     this.budget = new RequestBudget({ kv, provider: BINANCE_PROVIDER, weightPerWindow: binance.weightPerMinute, windowMs: BINANCE_WINDOW_MS });
@@ -64,6 +66,7 @@ export class BinanceKlinesClient implements OnModuleDestroy {
       timeoutMs,
       maxRetries,
       budget: this.budget,
+      circuit: new UpstreamCircuit({ provider: BINANCE_PROVIDER, now }),
       logger: new Logger(BinanceKlinesClient.name),
     });
   }

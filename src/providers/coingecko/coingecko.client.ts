@@ -1,8 +1,10 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { RequestBudget } from '../kit/request-budget';
+import { UpstreamCircuit } from '../kit/upstream-circuit';
+import { UPSTREAM_CLOCK, UpstreamClock } from '../kit/upstream-clock';
 import { UpstreamHttpClient } from '../kit/upstream-http.client';
 import { Candle, GlobalMarketStats, MarketQuote } from '../market-data-provider';
 import { parseCoinDetail } from './coingecko-coin.schema';
@@ -32,7 +34,7 @@ export class CoingeckoClient implements OnModuleDestroy {
   private readonly http: UpstreamHttpClient;
   private readonly apiUrl: string;
 
-  constructor(config: ConfigService<AppConfig, true>, @Inject(KV_STORE) kv: KvStore) {
+  constructor(config: ConfigService<AppConfig, true>, @Inject(KV_STORE) kv: KvStore, @Optional() @Inject(UPSTREAM_CLOCK) now?: UpstreamClock) {
     const { coingecko, timeoutMs, maxRetries } = config.get('marketVendors', { infer: true });
     this.apiUrl = coingecko.apiUrl;
     this.budget = new RequestBudget({ kv, provider: COINGECKO_PROVIDER, weightPerWindow: coingecko.callsPerMinute, windowMs: COINGECKO_WINDOW_MS });
@@ -42,6 +44,7 @@ export class CoingeckoClient implements OnModuleDestroy {
       maxRetries,
       budget: this.budget,
       headers: keyHeader(coingecko),
+      circuit: new UpstreamCircuit({ provider: COINGECKO_PROVIDER, now }),
       logger: new Logger(CoingeckoClient.name),
     });
   }

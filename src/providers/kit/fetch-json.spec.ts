@@ -170,6 +170,21 @@ describe(fetchJson.name, () => {
     expect(server.attempts()).toBe(1);
   });
 
+  it("reports an attempt the caller's deadline cut short as kind timeout: the upstream did not answer in the time it had", async () => {
+    server = await startServer(() => undefined); // never answers
+    const deadline = AbortSignal.timeout(50);
+    await expect(fetchJson({ ...base(server.url), timeoutMs: 5_000, signal: deadline })).rejects.toMatchObject({ kind: 'timeout', name: 'UpstreamError' });
+    expect(server.attempts()).toBe(1);
+  });
+
+  it("keeps the last failure when the caller's deadline passes during the backoff", async () => {
+    server = await startServer((_req, res) => json(res, 503, null));
+    const deadline = AbortSignal.timeout(50);
+    const waitForDeadline = (_ms: number, signal?: AbortSignal) => new Promise<void>((_resolve, reject) => signal?.addEventListener('abort', reject));
+    await expect(fetchJson({ ...base(server.url), sleep: waitForDeadline, signal: deadline })).rejects.toMatchObject({ kind: 'http', upstreamStatus: 503 });
+    expect(server.attempts()).toBe(1);
+  });
+
   it("waits out its retries without adding a listener per call to the caller's signal", async () => {
     server = await startServer((_req, res) => json(res, 503, null));
     const controller = new AbortController();

@@ -77,17 +77,32 @@ export async function fetchUpstream(options: FetchJsonOptions): Promise<Upstream
     const result = await attemptOnce(options);
     if (result.ok) return result.response;
     const { error } = result;
-    if (options.signal?.aborted) throw abortedError(options);
+    if (options.signal?.aborted) throw stoppedError(options, error);
     if (!error.retryable || attempt > options.maxRetries) throw error;
     const delayMs = result.retryAfterMs ?? backoffDelay(attempt, options);
     options.onRetry?.({ attempt, delayMs, error });
     try {
       await sleep(delayMs, options.signal);
     } catch {
-      throw abortedError(options);
+      throw stoppedError(options, error);
     }
-    if (options.signal?.aborted) throw abortedError(options);
+    if (options.signal?.aborted) throw stoppedError(options, error);
   }
+}
+
+/**
+ * The error of a call whose caller's signal aborted after `lastError`: past the caller's deadline (a
+ * timeout signal) that failure is the upstream's answer, as nothing came in the time it had; any other
+ * abort is the caller stopping.
+ */
+function stoppedError(options: FetchJsonOptions, lastError: UpstreamError): UpstreamError {
+  return isDeadline(options.signal) ? lastError : abortedError(options);
+}
+
+/** Whether `signal` aborted because a deadline passed (AbortSignal.timeout), not because someone stopped. */
+function isDeadline(signal: AbortSignal | undefined): boolean {
+  const reason: unknown = signal?.reason;
+  return typeof reason === 'object' && reason !== null && (reason as { name?: unknown }).name === 'TimeoutError';
 }
 
 async function attemptOnce(options: FetchJsonOptions): Promise<Attempt> {
@@ -151,6 +166,7 @@ function requestHeaders({ body, headers, responseType = 'json' }: FetchJsonOptio
 function classify(err: unknown, timeout: AbortSignal, options: FetchJsonOptions, target: string): UpstreamError {
   const { provider, timeoutMs } = options;
   if (timeout.aborted) return new UpstreamError({ provider, kind: 'timeout', message: `no complete response from ${target} within ${timeoutMs} ms` });
+  if (isDeadline(options.signal)) return new UpstreamError({ provider, kind: 'timeout', message: `no complete response from ${target} by the deadline` });
   if (options.signal?.aborted) return abortedError(options);
   return new UpstreamError({ provider, kind: 'network', message: `network error on ${target} (${networkCode(err)})`, cause: err });
 }

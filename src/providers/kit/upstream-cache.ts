@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { cacheLookups } from '../../infra/metrics/metrics';
+import { CIRCUIT_RETRY_MS } from './upstream-circuit';
+import { UPSTREAM_CLOCK, UpstreamClock } from './upstream-clock';
 import { UpstreamError } from './upstream.error';
 
 /** Contract part 7 rule 2: during an outage the last value, up to about an hour old, stands in for an error. */
@@ -11,6 +13,13 @@ const DEFAULT_LOCK_TTL_MS = 10_000;
 /** How long a replica waits for another's load before calling the upstream itself. */
 const DEFAULT_LOCK_WAIT_MS = 2_000;
 const LOCK_POLL_MS = 25;
+/**
+ * How long a key's failed load stands as its answer (its stale value, or the error) before a background
+ * probe asks the upstream again: the providers' circuit interval, so a key's probe finds the circuit ready for its trial.
+ */
+export const RETRY_FAILED_MS = CIRCUIT_RETRY_MS;
+/** Keys whose last load failed, remembered per cache and replica; past this the oldest are forgotten. */
+const MAX_FAILING_KEYS = 10_000;
 
 export interface UpstreamCacheOptions {
   /** Names the cache in its KV keys and metrics ('coingecko.quotes'): a closed set, never input. */
@@ -26,8 +35,8 @@ export interface UpstreamCacheOptions {
   staleLimitMs?: number;
   lockTtlMs?: number;
   lockWaitMs?: number;
-  /** Injectable clock for the ages of values (tests move it past the TTL and the stale limit). */
-  now?: () => number;
+  /** Injectable clock for the ages of values and of failures (tests move it past the TTL, the retry and the stale limit). */
+  now?: UpstreamClock;
 }
 
 type Outcome<T> = AgedValue<T> & { result: 'hit' | 'miss' | 'stale' };
@@ -41,21 +50,33 @@ export interface AgedValue<T> {
 }
 type Entry<T> = AgedValue<T>;
 
+/** A key whose last load failed with `error`: its answer until `retryAt`, then a probe's. */
+interface Failure {
+  error: UpstreamError;
+  retryAt: number;
+  probing: boolean;
+}
+
 /**
  * Cache-aside for on-demand upstream reads, shared by replicas through the KV store: a value is fresh for
  * `freshTtlMs`; past that the next read loads it again, and if that load fails with an UpstreamError the
  * last value (up to `staleLimitMs` old) is served instead, before giving up with the error. Many concurrent
  * misses make one upstream call: in this process they join one in-flight lookup, and across replicas a
  * short KV lock lets one replica load while the others wait briefly for its value (then load themselves).
+ * A failed load is remembered per key for RETRY_FAILED_MS: meanwhile reads of the key get its stale value
+ * (or the error) at once, calling nothing; then one background probe per interval loads it, and its value
+ * serves the next reads. Per replica, in memory: a replica learns of a failure from its own first load, and
+ * no read pays a KV round trip for it. A fresh value another replica stored ends it too.
  * Values are JSON. The KV store being down makes the cache a pass-through, never an error of its own.
  */
 export class UpstreamCache {
   private readonly logger = new Logger(UpstreamCache.name);
   private readonly inFlight = new Map<string, Promise<Outcome<unknown>>>();
+  private readonly failures = new Map<string, Failure>();
   private readonly staleLimitMs: number;
   private readonly lockTtlMs: number;
   private readonly lockWaitMs: number;
-  private readonly now: () => number;
+  private readonly now: UpstreamClock;
 
   constructor(
     private readonly kv: KvStore,
@@ -91,35 +112,85 @@ export class UpstreamCache {
   private async lookup<T>(key: string, load: () => Promise<T>): Promise<Outcome<T>> {
     const valueKey = `cache:${this.options.name}:${key}`;
     const cached = await this.read<T>(valueKey);
-    if (cached && this.isFresh(cached)) return { ...cached, result: 'hit' };
+    if (cached && this.isFresh(cached)) {
+      this.failures.delete(key);
+      return { ...cached, result: 'hit' };
+    }
+    const failure = this.failures.get(key);
+    if (failure) {
+      if (!failure.probing && this.now() >= failure.retryAt) void this.probe(key, valueKey, load, failure);
+      return this.standIn(cached, failure.error);
+    }
     const lockKey = `${valueKey}:loading`;
     if (!(await this.tryLock(lockKey))) {
       const loadedElsewhere = await this.waitForFresh<T>(valueKey, lockKey);
       if (loadedElsewhere) return { ...loadedElsewhere, result: 'hit' };
-      return this.load(valueKey, load, cached);
+      return this.loadOrStandIn(key, valueKey, load, cached);
     }
     const lockedAt = Date.now();
     try {
-      return await this.load(valueKey, load, cached);
+      return await this.loadOrStandIn(key, valueKey, load, cached);
     } finally {
-      // Released early so others need not wait it out after a failure; unless it expired and may be another's.
-      if (Date.now() - lockedAt < this.lockTtlMs) await this.kv.del(lockKey).catch(() => undefined);
+      await this.unlock(lockKey, lockedAt);
     }
   }
 
-  private async load<T>(valueKey: string, load: () => Promise<T>, cached: Entry<T> | null): Promise<Outcome<T>> {
-    let value: T;
+  private async loadOrStandIn<T>(key: string, valueKey: string, load: () => Promise<T>, cached: Entry<T> | null): Promise<Outcome<T>> {
     try {
-      value = await load();
+      return { ...(await this.loadAndStore(valueKey, load)), result: 'miss' };
     } catch (err) {
-      if (err instanceof UpstreamError && cached && this.now() - cached.loadedAt <= this.staleLimitMs) return { ...cached, result: 'stale' };
-      throw err;
+      if (!(err instanceof UpstreamError)) throw err;
+      this.remember(key, err);
+      return this.standIn(cached, err);
     }
+  }
+
+  /** The last value while it may stand in for a failed load, else the failure itself. */
+  private standIn<T>(cached: Entry<T> | null, error: UpstreamError): Outcome<T> {
+    if (cached && this.now() - cached.loadedAt <= this.staleLimitMs) return { ...cached, result: 'stale' };
+    throw error;
+  }
+
+  /**
+   * Loads a failing key in the background (no client waits on it): a value is stored and ends the failure,
+   * another UpstreamError stands for RETRY_FAILED_MS more, and anything else (a provider switched off, a bug)
+   * ends it, so the next read meets it itself. Skipped while another replica holds the key's load lock.
+   */
+  private async probe<T>(key: string, valueKey: string, load: () => Promise<T>, failure: Failure): Promise<void> {
+    failure.probing = true;
+    const lockKey = `${valueKey}:loading`;
+    if (!(await this.tryLock(lockKey))) {
+      failure.retryAt = this.now() + RETRY_FAILED_MS;
+      failure.probing = false;
+      return;
+    }
+    const lockedAt = Date.now();
+    try {
+      await this.loadAndStore(valueKey, load);
+      this.failures.delete(key);
+    } catch (err) {
+      if (err instanceof UpstreamError) this.remember(key, err);
+      else {
+        this.failures.delete(key);
+        this.logger.warn(`${this.options.name}: probe failed (${String(err)})`);
+      }
+    } finally {
+      await this.unlock(lockKey, lockedAt);
+    }
+  }
+
+  private async loadAndStore<T>(valueKey: string, load: () => Promise<T>): Promise<Entry<T>> {
+    const value = await load();
     const freshMs = this.options.freshTtlFor?.(value);
     const entry: Entry<T> =
       freshMs === undefined ? { value, loadedAt: this.now() } : { value, loadedAt: this.now(), freshMs: Math.min(freshMs, this.options.freshTtlMs) };
     await this.write(valueKey, entry);
-    return { ...entry, result: 'miss' };
+    return entry;
+  }
+
+  private remember(key: string, error: UpstreamError): void {
+    if (!this.failures.has(key) && this.failures.size >= MAX_FAILING_KEYS) this.failures.delete(this.failures.keys().next().value!);
+    this.failures.set(key, { error, retryAt: this.now() + RETRY_FAILED_MS, probing: false });
   }
 
   private isFresh(entry: Entry<unknown>): boolean {
@@ -166,17 +237,19 @@ export class UpstreamCache {
       return true;
     }
   }
-}
 
-/** Optional provider of the clock every cache of the factory ages its values by (a global test module moves it past an hour). */
-export const UPSTREAM_CACHE_CLOCK = Symbol('UPSTREAM_CACHE_CLOCK');
+  /** Released early so others need not wait it out after a failure; unless it expired and may be another's. */
+  private async unlock(lockKey: string, lockedAt: number): Promise<void> {
+    if (Date.now() - lockedAt < this.lockTtlMs) await this.kv.del(lockKey).catch(() => undefined);
+  }
+}
 
 /** Hands each area its caches, all on the app's KV store: `caches.create({ name: 'coingecko.quotes', freshTtlMs: 30_000 })`. */
 @Injectable()
 export class UpstreamCacheFactory {
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
-    @Optional() @Inject(UPSTREAM_CACHE_CLOCK) private readonly clock?: () => number,
+    @Optional() @Inject(UPSTREAM_CLOCK) private readonly clock?: UpstreamClock,
   ) {}
 
   create(options: UpstreamCacheOptions): UpstreamCache {

@@ -4,6 +4,7 @@ import { upstreamCalls, upstreamDuration, upstreamErrors } from '../../infra/met
 import { fetchUpstream, Sleep, UpstreamResponse } from './fetch-json';
 import { UpstreamError } from './upstream.error';
 import { RequestBudget } from './request-budget';
+import { CircuitAdmission, UpstreamCircuit } from './upstream-circuit';
 
 export interface UpstreamHttpClientOptions {
   /** Names the upstream in errors, logs and metric labels. */
@@ -21,6 +22,11 @@ export interface UpstreamHttpClientOptions {
   maxBudgetWaitMs?: number;
   /** Sent with every request (a vendor's key header, the User-Agent SEC asks for). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Fails calls at once while the provider is known to be failing (UpstreamCircuit): for a vendor whose reads
+   * a client waits on. None: every call tries the upstream, as a job's fan-out over a flaky host wants.
+   */
+  circuit?: UpstreamCircuit;
   logger?: Logger;
   /** Injectable so tests do not wait out real backoff. */
   sleep?: Sleep;
@@ -70,7 +76,9 @@ export interface AcceptingGetRequest<T> extends ConditionalGetRequest<T> {
 /**
  * One upstream's HTTP client: timeouts, bounded retries with backoff and jitter, Retry-After on 429, the
  * provider's shared request budget spent before every attempt, shape checks, a warning per failed call,
- * and per-call metrics (calls by outcome, failed attempts by kind, duration). Throws UpstreamError only.
+ * and per-call metrics (calls by outcome, failed attempts by kind, duration). With a circuit, a call made
+ * while it is open is refused before any of that: counted as outcome 'circuit', no attempt, no duration.
+ * Throws UpstreamError only.
  * close() aborts everything in flight or waiting for budget: call it at shutdown so jobs end promptly.
  */
 export class UpstreamHttpClient {
@@ -113,7 +121,8 @@ export class UpstreamHttpClient {
     { acceptNotModified, acceptStatuses }: { acceptNotModified: boolean; acceptStatuses?: readonly number[] },
     handle: (response: UpstreamResponse) => Promise<T>,
   ): Promise<T> {
-    const { provider, budget, maxBudgetWaitMs } = this.options;
+    const { provider, budget, maxBudgetWaitMs, circuit } = this.options;
+    const admission = this.admit();
     const signal = call.signal ? AbortSignal.any([this.stopping.signal, call.signal]) : this.stopping.signal;
     const weight = call.weight ?? 1;
     const history = call.history ?? false;
@@ -128,7 +137,8 @@ export class UpstreamHttpClient {
         acceptNotModified,
         acceptStatuses,
         timeoutMs: call.timeoutMs ?? this.options.timeoutMs,
-        maxRetries: this.options.maxRetries,
+        // A trial asks a failing upstream once; its next chance is the next trial.
+        maxRetries: admission === 'trial' ? 0 : this.options.maxRetries,
         provider,
         signal,
         sleep: this.options.sleep,
@@ -140,20 +150,38 @@ export class UpstreamHttpClient {
         // Every attempt, retries included, is a request the upstream counts against us.
         beforeAttempt: budget ? () => budget.spend(weight, spendOptions(signal, history, maxBudgetWaitMs)) : undefined,
       });
+      circuit?.answered(admission);
       const result = await handle(response);
       upstreamCalls.inc({ provider, outcome: 'ok' });
       return result;
     } catch (err) {
-      throw this.failed(call.label, err);
+      throw this.failed(call.label, admission, err);
     } finally {
       endTimer();
     }
   }
 
+  /** 'call' without a circuit; a refusal of an open circuit is counted here, as the call it stands for. */
+  private admit(): CircuitAdmission {
+    const { provider, circuit } = this.options;
+    if (!circuit) return 'call';
+    try {
+      return circuit.admit();
+    } catch (err) {
+      upstreamCalls.inc({ provider, outcome: 'circuit' });
+      throw err;
+    }
+  }
+
   /** Counts and logs the failed call; an abort is the caller stopping, not the upstream failing: not logged. */
-  private failed(label: string, err: unknown): unknown {
-    const { provider } = this.options;
-    if (!(err instanceof UpstreamError)) return err;
+  private failed(label: string, admission: CircuitAdmission, err: unknown): unknown {
+    const { provider, circuit } = this.options;
+    if (!(err instanceof UpstreamError)) {
+      // A bug past the response (a parser's): the upstream did answer.
+      circuit?.answered(admission);
+      return err;
+    }
+    circuit?.failed(admission, err);
     upstreamCalls.inc({ provider, outcome: err.kind });
     if (err.kind === 'aborted') return err;
     upstreamErrors.inc({ provider, kind: err.kind });

@@ -2,9 +2,11 @@ import { UpstreamFailure } from '../../common/errors/upstream-failure';
 
 /**
  * Why an upstream call failed: the HTTP status, a timeout, a body we could not trust, the network, our own
- * request budget, or the caller stopped waiting (a run or the process stopping: not the upstream's fault).
+ * request budget, the provider's open circuit (it stopped answering moments ago, so the call was not sent),
+ * or the caller stopped waiting (a run or the process stopping: not the upstream's fault). A caller's
+ * deadline (an AbortSignal.timeout) passing while the upstream has not answered is a timeout.
  */
-export type UpstreamErrorKind = 'http' | 'timeout' | 'shape' | 'network' | 'budget' | 'aborted';
+export type UpstreamErrorKind = 'http' | 'timeout' | 'shape' | 'network' | 'budget' | 'circuit' | 'aborted';
 
 export interface UpstreamErrorInit {
   provider: string;

@@ -1,9 +1,11 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { RequestBudget } from '../kit/request-budget';
 import { UpstreamCache } from '../kit/upstream-cache';
+import { UpstreamCircuit } from '../kit/upstream-circuit';
+import { UPSTREAM_CLOCK, UpstreamClock } from '../kit/upstream-clock';
 import { UpstreamHttpClient } from '../kit/upstream-http.client';
 import { asCik, parseCompanyTickers, parseSubmissions, parseSubmissionsPage, SUBMISSIONS_PAGE_NAME } from './sec-edgar.schema';
 import { SEC_EDGAR_PROVIDER, SecCompanyTicker, SecFilingRow, SecRegistrant, SecSubmissions } from './sec-edgar.types';
@@ -36,7 +38,7 @@ export class SecEdgarClient implements OnModuleDestroy {
   private readonly tickersCache: UpstreamCache;
   private memo?: { loadedAt: number; byTicker: ReadonlyMap<string, SecRegistrant> };
 
-  constructor(config: ConfigService<AppConfig, true>, @Inject(KV_STORE) kv: KvStore) {
+  constructor(config: ConfigService<AppConfig, true>, @Inject(KV_STORE) kv: KvStore, @Optional() @Inject(UPSTREAM_CLOCK) now?: UpstreamClock) {
     this.sec = config.get('stockVendors', { infer: true }).sec;
     const { timeoutMs, maxRetries } = config.get('marketVendors', { infer: true });
     this.budget = new RequestBudget({ kv, provider: SEC_EDGAR_PROVIDER, weightPerWindow: this.sec.requestsPerSecond, windowMs: SEC_WINDOW_MS });
@@ -48,6 +50,7 @@ export class SecEdgarClient implements OnModuleDestroy {
       budget: this.budget,
       maxBudgetWaitMs: SEC_MAX_BUDGET_WAIT_MS,
       headers: this.sec.userAgent ? { 'user-agent': this.sec.userAgent } : {},
+      circuit: new UpstreamCircuit({ provider: SEC_EDGAR_PROVIDER, now }),
       logger: new Logger(SecEdgarClient.name),
     });
     this.tickersCache = new UpstreamCache(kv, { name: 'sec-edgar.company-tickers', freshTtlMs: TICKERS_FRESH_MS, staleLimitMs: TICKERS_STALE_LIMIT_MS });

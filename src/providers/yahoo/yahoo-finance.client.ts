@@ -1,10 +1,12 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { abortError } from '../../common/async/abort';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { Candle } from '../market-data-provider';
 import { RequestBudget } from '../kit/request-budget';
+import { UpstreamCircuit } from '../kit/upstream-circuit';
+import { UPSTREAM_CLOCK, UpstreamClock } from '../kit/upstream-clock';
 import { UpstreamHttpClient } from '../kit/upstream-http.client';
 import { UpstreamError } from '../kit/upstream.error';
 import { parseChart, parseSpark, SparkSeries } from './yahoo-chart.schema';
@@ -46,6 +48,7 @@ export class YahooFinanceClient implements OnModuleDestroy {
   constructor(
     private readonly config: ConfigService<AppConfig, true>,
     @Inject(KV_STORE) kv: KvStore,
+    @Optional() @Inject(UPSTREAM_CLOCK) now?: UpstreamClock,
   ) {
     const { yahoo, timeoutMs, maxRetries } = this.settings;
     this.budget = new RequestBudget({ kv, provider: YAHOO_PROVIDER, weightPerWindow: yahoo.callsPerMinute, windowMs: CALLS_WINDOW_MS });
@@ -55,6 +58,7 @@ export class YahooFinanceClient implements OnModuleDestroy {
       maxRetries,
       budget: this.budget,
       headers: { 'user-agent': YAHOO_USER_AGENT },
+      circuit: new UpstreamCircuit({ provider: YAHOO_PROVIDER, now }),
       logger: this.logger,
     });
     this.sessions = new YahooSessionKeeper({
