@@ -40,6 +40,13 @@ export const ledgerDrainFailures = new Counter({
   registers,
 });
 
+export const billingCreditsStore = new Gauge({
+  name: 'billing_credits_store',
+  help: 'The credits store this replica runs on (CREDITS_STORE): 1 for its store label.',
+  labelNames: ['store'] as const,
+  registers,
+});
+
 export const billingSettlementsPending = new Gauge({
   name: 'billing_settlements_pending',
   help: 'Voids of failed calls and give-ups of admissions with no reply that have not landed yet (retried until they do).',

@@ -2,6 +2,7 @@ import { Logger, Provider } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
+import { billingCreditsStore } from '../../infra/metrics/metrics';
 import { AccountCreditsRepository } from './account-credits.repository';
 import { CreditSeeds } from './credit-seeds';
 import { CREDIT_STORE, CreditStore, CreditStoreKind } from './credit-store';
@@ -60,6 +61,8 @@ export const CREDIT_STORE_PROVIDER: Provider = {
   ): Promise<CreditStore> => {
     const { kind, why } = await chooseCreditStore(kv, config.get('billing.creditsStore', { infer: true }));
     await switchTo(kind, credits, flusher);
+    billingCreditsStore.reset();
+    billingCreditsStore.set({ store: kind }, 1);
     logger.log(
       kind === 'redis'
         ? `credits store: redis (${why}): live balances and the ledger outbox in Redis, drained into PostgreSQL`
