@@ -1,11 +1,11 @@
-import { Agent, createServer, get as httpGet, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
-import { AddressInfo, connect, Socket } from 'node:net';
+import { Agent, get as httpGet, IncomingHttpHeaders } from 'node:http';
+import { connect, Socket } from 'node:net';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount, TestAccount } from '../support/factories';
 import { PUBLIC } from '../support/http';
 import { freePort, Spawned, spawnTs, waitFor } from '../support/child-process';
 import { TEST_ADAPTER, TEST_DATABASE_URL, TEST_REDIS_URL, testConfig, uniqueKeyPrefix } from '../support/test-env';
-import { vendorFixtureText } from '../support/vendor-fixtures';
+import { HELD_CALL, HeldUpstream } from '../support/held-upstream';
 
 // Each spawn compiles with ts-node and starts the whole app: seconds, more on a busy machine.
 const START_TIMEOUT_MS = 60_000;
@@ -13,42 +13,9 @@ const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 /** Far below the server's 65 s keep-alive timeout: a socket closed within it was closed by the drain. */
 const PROMPTLY_MS = 5_000;
-/** A billed route that waits on CoinGecko (its /global) on a cache miss. */
-const HELD_ROUTE = `${PUBLIC}/global-stats`;
+const HELD_ROUTE = `${PUBLIC}${HELD_CALL}`;
 /** No vendor but the held CoinGecko one is ever reached; nothing listens on port 9. */
 const NO_VENDOR = 'http://127.0.0.1:9';
-
-/** CoinGecko as far as /global goes, answering only when the test lets it. */
-class HeldUpstream {
-  private server?: Server;
-  private readonly held: ServerResponse[] = [];
-  private onArrival?: () => void;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      if (!req.url?.startsWith('/global')) return void res.writeHead(404).end();
-      this.held.push(res);
-      this.onArrival?.();
-    });
-    await new Promise<void>((done) => this.server!.listen(0, '127.0.0.1', done));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** Resolves once a call is waiting here. */
-  arrived(): Promise<void> {
-    return this.held.length > 0 ? Promise.resolve() : new Promise((resolve) => (this.onArrival = resolve));
-  }
-
-  release(): void {
-    for (const res of this.held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end(vendorFixtureText('coingecko', 'global.2025.json'));
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((done) => (this.server ? this.server.close(() => done()) : done()));
-  }
-}
 
 interface Answer {
   status: number;

@@ -98,6 +98,19 @@ describe.each([
       expect(await tryAcquireLock(sut, name, LONG_LEASE_MS)).not.toBeNull();
     });
 
+    it('gives an owner back a lease it took without hearing of it (the reply lost), with a fencing token of its own', async () => {
+      const name = lockName();
+      const lost = await tryAcquireLock(sut, name, LONG_LEASE_MS, 'replica-1');
+
+      const again = await tryAcquireLock(sut, name, LONG_LEASE_MS, 'replica-1');
+
+      expect(again).not.toBeNull();
+      expect(again!.token).not.toBe(lost!.token);
+      expect(await tryAcquireLock(sut, name, LONG_LEASE_MS, 'replica-2')).toBeNull();
+      await again!.release();
+      expect(await tryAcquireLock(sut, name, LONG_LEASE_MS, 'replica-2')).not.toBeNull();
+    });
+
     it('keeps different lock names independent', async () => {
       expect(await tryAcquireLock(sut, lockName(), LONG_LEASE_MS)).not.toBeNull();
       expect(await tryAcquireLock(sut, lockName(), LONG_LEASE_MS)).not.toBeNull();

@@ -54,6 +54,13 @@ describe.each([
   const rows = async () =>
     db.query(`SELECT type, reference_id, amount::text, balance_after::text FROM credit_transactions WHERE account_id = $1 ORDER BY id`, [accountId]);
   const balance = async () => (await db.query(`SELECT credit_balance::text AS b, credit_seq::int AS s FROM accounts WHERE id = $1`, [accountId]))[0];
+  /** The usage the ledger counted: per period and endpoint, and per UTC day and endpoint. */
+  const usage = async () => ({
+    periods: await db.query(`SELECT period, endpoint, calls::int, credits::text FROM usage_counters WHERE account_id = $1 ORDER BY 1, 2`, [accountId]),
+    days: await db.query(`SELECT to_char(day, 'YYYY-MM-DD') AS day, endpoint, calls::int, credits::text FROM usage_daily WHERE account_id = $1 ORDER BY 1, 2`, [
+      accountId,
+    ]),
+  });
 
   beforeAll(async () => {
     db = await openDb();
@@ -79,6 +86,42 @@ describe.each([
       { type: 'charge', reference_id: charges[1].split('|')[2], amount: '-1.000000', balance_after: '3.000000' },
     ]);
     expect(await balance()).toEqual({ b: '3.000000', s: seq });
+  });
+
+  it('counts each charge row in /usage as it writes it: one call and its cost, on its period and UTC day, once however often it is read', async () => {
+    const charges = [
+      line({ period: 2 }),
+      line({ period: 2, endpoint: 'search', amountMicro: '-2000000' }),
+      line({ period: 2, atMs: Date.UTC(2026, 10, 22, 0, 0, 0, 5) }),
+    ];
+
+    await write(charges, as('drainer-1'));
+    await write(charges, as('drainer-1'));
+
+    expect(await usage()).toEqual({
+      periods: [
+        { period: 2, endpoint: 'account.credits', calls: 2, credits: '2.000000' },
+        { period: 2, endpoint: 'search', calls: 1, credits: '2.000000' },
+      ],
+      days: [
+        { day: '2026-11-21', endpoint: 'account.credits', calls: 1, credits: '1.000000' },
+        { day: '2026-11-21', endpoint: 'search', calls: 1, credits: '2.000000' },
+        { day: '2026-11-22', endpoint: 'account.credits', calls: 1, credits: '1.000000' },
+      ],
+    });
+  });
+
+  it('takes a charge a later void deletes back out of /usage, on the day and in the period it was counted; a charge voided in its own batch never counts', async () => {
+    const failedLater = line({ period: 1 });
+    const failedAtOnce = line({ period: 1 });
+    await write([failedLater, line({ period: 1 }), failedAtOnce, voidOf(failedAtOnce, { period: 1 })], as('drainer-1'));
+
+    await write([voidOf(failedLater, { period: 1, atMs: Date.UTC(2026, 10, 23) })], as('drainer-1'));
+
+    expect(await usage()).toEqual({
+      periods: [{ period: 1, endpoint: 'account.credits', calls: 1, credits: '1.000000' }],
+      days: [{ day: '2026-11-21', endpoint: 'account.credits', calls: 1, credits: '1.000000' }],
+    });
   });
 
   it('writes a line read twice only once', async () => {

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { TurnBatcher } from '../../common/async/turn-batcher';
+import { within } from '../../common/async/within';
 import { ApiCaller } from './api-caller';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -215,12 +216,8 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
    * of every key) until its client gives up.
    */
   private async readCallers(keyHashes: string[]): Promise<Map<string, ApiCaller>> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.lookupTimeoutMs} ms`)), this.lookupTimeoutMs);
-    });
     try {
-      const found = await Promise.race([this.accounts.findCallersByKeyHashes(keyHashes), deadline]);
+      const found = await within(this.accounts.findCallersByKeyHashes(keyHashes), this.lookupTimeoutMs, 'the key store');
       if (this.storeFailing) this.logger.log('API-key lookups work again');
       this.storeFailing = false;
       return found;
@@ -230,8 +227,6 @@ export class ApiCallerCache implements OnModuleInit, BeforeApplicationShutdown {
         this.logger.warn(`API-key lookups failing, keys read within ${this.staleIfErrorMs} ms past their TTL still served: ${(error as Error).message}`);
       this.storeFailing = true;
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -44,7 +44,13 @@ export class UsageSyncService implements OnModuleInit, BeforeApplicationShutdown
   onModuleInit() {
     // Not a registry job: it must run on every replica whatever HL_JOBS_ENABLED says (on the in-process store
     // each replica's meters are its own), every few seconds, with no job_runs row per run.
-    this.timer = setInterval(() => void this.sync(), this.config.get('usage.syncIntervalMs', { infer: true }));
+    // The in-process store loses what it holds when the process is killed: there it is moved as often as
+    // it is flushed (cheap, in one process), so a kill loses at most two intervals of free calls' counts.
+    const every = this.config.get('usage.syncIntervalMs', { infer: true });
+    this.timer = setInterval(
+      () => void this.sync(),
+      this.kv.kind === 'memory' ? Math.min(every, this.config.get('usage.flushIntervalMs', { infer: true })) : every,
+    );
     this.timer.unref();
   }
 
