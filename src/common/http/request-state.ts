@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage } from 'node:http';
 
 /**
  * What the pipeline learns about one request as it passes through. Common code knows only the id; the
@@ -52,12 +52,6 @@ type WithState = IncomingMessage & { [STATE]?: RequestState };
 export function rawRequest(req: unknown): WithState {
   const candidate = req as { raw?: IncomingMessage };
   return (candidate.raw ?? req) as WithState;
-}
-
-/** The node response underneath the adapter's (Express' res is one; Fastify's reply has it as `raw`). */
-export function rawResponse(res: unknown): ServerResponse {
-  const candidate = res as { raw?: ServerResponse };
-  return (candidate.raw ?? res) as ServerResponse;
 }
 
 export function requestState(req: unknown): RequestState {

@@ -20,6 +20,7 @@ type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
  */
 export class HttpDrain {
   private readonly sockets = new Set<HttpSocket>();
+  private readonly cutListeners: Array<(res: ServerResponse) => void> = [];
   private drained?: Promise<DrainOutcome>;
 
   /** Before the server listens: the connections are counted from the first one (once each, not per request). */
@@ -29,8 +30,20 @@ export class HttpDrain {
   ) {
     server.on('connection', (socket: HttpSocket) => {
       this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
+      socket.once('close', () => {
+        this.sockets.delete(socket);
+        const res = socket._httpMessage;
+        if (res && !res.writableFinished) for (const listener of this.cutListeners) listener(res);
+      });
     });
+  }
+
+  /**
+   * `listener` hears of every answer whose connection closed before the whole of it was handed over (the
+   * client went away, or the drain cut it). One listener per connection, none per request.
+   */
+  onResponseCut(listener: (res: ServerResponse) => void): void {
+    this.cutListeners.push(listener);
   }
 
   /** Resolves once every connection is closed; a second call waits for the same drain. */

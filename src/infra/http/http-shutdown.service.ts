@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { HttpAdapterHost } from '@nestjs/core';
-import { Server } from 'node:http';
+import { Server, ServerResponse } from 'node:http';
 import { AppConfig } from '../../config/app.config';
 import { HttpDrain } from './http-drain';
 
@@ -10,11 +10,13 @@ import { HttpDrain } from './http-drain';
  * other hook runs. Provided by the root module, whose hooks Nest runs before those of the modules it
  * imports: the upstream clients abort their calls in the same phase, and a request still in flight would
  * fail instead of being answered. The billing flushes come after, so they carry every answered call.
+ * Also where the key pipeline hears of answers a connection lost before they were handed over.
  */
 @Injectable()
 export class HttpShutdownService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Lifecycle');
   private drain?: HttpDrain;
+  private readonly cutListeners: Array<(res: ServerResponse) => void> = [];
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -24,7 +26,15 @@ export class HttpShutdownService implements OnModuleInit, OnModuleDestroy {
   /** Before listen(): the drain sees every connection the server will have. */
   onModuleInit(): void {
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
-    if (server) this.drain = new HttpDrain(server, this.graceMs());
+    if (!server) return;
+    this.drain = new HttpDrain(server, this.graceMs());
+    for (const listener of this.cutListeners) this.drain.onResponseCut(listener);
+  }
+
+  /** See HttpDrain.onResponseCut; may be called before the server exists. */
+  onResponseCut(listener: (res: ServerResponse) => void): void {
+    this.cutListeners.push(listener);
+    this.drain?.onResponseCut(listener);
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -8,6 +8,7 @@ import { AdmissionService } from '../billing/billing.public';
 import { callState } from './call-state';
 import { principalOf, walletPrincipal } from './principal';
 import { PublicApiGuard } from './public-api.guard';
+import { HttpShutdownService } from '../../infra/http/http-shutdown.service';
 import { WALLET_SESSION_REQUIRED, WalletSessionVerifier } from './wallet-session.verifier';
 
 @Controller('bare')
@@ -58,7 +59,9 @@ const noSession: WalletSessionVerifier = { verify: () => Promise.reject(new AppE
 
 describe(PublicApiGuard.name, () => {
   const guardWith = (verifier: WalletSessionVerifier) =>
-    new PublicApiGuard(new Reflector(), untouchable as ApiCallerCache, untouchable as AdmissionService, untouchable as HttpAdapterHost, verifier);
+    new PublicApiGuard(new Reflector(), untouchable as ApiCallerCache, untouchable as AdmissionService, untouchable as HttpAdapterHost, verifier, {
+      onResponseCut: () => undefined,
+    } as unknown as HttpShutdownService);
 
   it('refuses a route that declares no audience, even with a key, and says so in the log once', async () => {
     const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);

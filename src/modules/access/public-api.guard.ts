@@ -8,8 +8,10 @@ import { WALLET_SESSION_VERIFIER, WalletSessionVerifier } from './wallet-session
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { clientAddress } from '../../common/http/client-address';
-import { rawRequest, rawResponse } from '../../common/http/request-state';
-import { CallState, callState } from './call-state';
+import { rawRequest } from '../../common/http/request-state';
+import { ServerResponse } from 'node:http';
+import { HttpShutdownService } from '../../infra/http/http-shutdown.service';
+import { callState } from './call-state';
 import { HEADER } from '../../common/http/response-headers';
 import { RateLimitHeaders, rateLimitedError } from './rate-limit-headers';
 
@@ -42,7 +44,10 @@ export class PublicApiGuard implements CanActivate {
     private readonly admissions: AdmissionService,
     private readonly adapterHost: HttpAdapterHost,
     @Inject(WALLET_SESSION_VERIFIER) private readonly walletSessions: WalletSessionVerifier,
-  ) {}
+    connections: HttpShutdownService,
+  ) {
+    connections.onResponseCut((res) => this.refundIfUnanswered(res));
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const route = routeAccessOf(this.reflector, context);
@@ -68,11 +73,8 @@ export class PublicApiGuard implements CanActivate {
     const result = await this.admissions.admit({ caller, endpoint: route.endpoint, cost: route.cost, requestId: state.requestId, nowMs, billable });
     // Charged from here on: whatever fails later (these headers, validation, the handler, serialisation)
     // reaches the error filter, which refunds the call; a client that leaves before its answer is written
-    // is refunded too.
-    if (result.status === AdmitStatus.ADMITTED) {
-      state.admission = result.admission;
-      if (result.admission.costMicro > 0) this.refundIfUnanswered(res, state);
-    }
+    // is refunded too (refundIfUnanswered).
+    if (result.status === AdmitStatus.ADMITTED) state.admission = result.admission;
     this.setAdmissionHeaders(res, route, result, nowMs);
     if (result.status === AdmitStatus.RATE_LIMITED) throw rateLimitedError(result, nowMs);
     if (result.status === AdmitStatus.INSUFFICIENT_CREDITS) {
@@ -86,13 +88,12 @@ export class PublicApiGuard implements CanActivate {
   /**
    * The connection closed before the whole answer was handed to it (the client timed out or went away, or
    * the server cut it): the client never got the success it would be billed for (contract 7.1), so the
-   * call is settled as failed. An answer that was written (finished) keeps its charge.
+   * call is settled as failed. An answer that was written (finished) keeps its charge. Heard once per
+   * connection (HttpDrain), not per request: a listener on every answer cost the billed route a tenth.
    */
-  private refundIfUnanswered(res: unknown, state: CallState): void {
-    const raw = rawResponse(res);
-    raw.once('close', () => {
-      if (!raw.writableFinished && state.admission) void this.admissions.settleFailure(state.admission, state.requestId);
-    });
+  private refundIfUnanswered(res: ServerResponse): void {
+    const state = callState(res.req);
+    if (state.admission) void this.admissions.settleFailure(state.admission, state.requestId);
   }
 
   /** Synchronous for open routes: returning a promise from canActivate would cost them extra ticks. */
