@@ -11,7 +11,9 @@ import { Enveloped } from '../../common/decorators/enveloped.decorator';
 export const PUBLIC_API_PREFIX = 'api/public/v1';
 export const API_KEY_SECURITY = 'api-key';
 /** The 503 of every public route when its key cannot be looked up; a route with a 503 of its own says it there too. */
-export const KEY_UNCHECKED = 'The key could not be checked (key store unavailable); retry with backoff. No X-RateLimit-* headers then: no key was counted';
+export const KEY_UNCHECKED =
+  'A data store did not answer in time: the key could not be checked (then no X-RateLimit-* headers: no key was counted), ' +
+  'the credits store could not admit the call, or the data the route reads could not be reached. Never charged; retry with backoff (Retry-After when given)';
 
 /** Route metadata read by the pipeline: which credit-table entry a public route is. */
 export const Endpoint = Reflector.createDecorator<EndpointName>();
