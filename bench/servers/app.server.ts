@@ -27,6 +27,9 @@ async function main(): Promise<void> {
     REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: process.env.REDIS_KEY_PREFIX || `bench:${randomBytes(4).toString('hex')}:`,
     MIGRATIONS_RUN: 'true',
+    // The store production runs (its Redis keeps an append-only file); this machine's Redis keeps none, so
+    // auto would pick postgres. CREDITS_STORE=postgres measures that one. Ignored by versions without it.
+    CREDITS_STORE: process.env.CREDITS_STORE || 'redis',
     // The market-data ingestion jobs are not on the request path, and a benchmark must not poll the
     // public Hyperliquid API; ignored by app versions that do not have them.
     HL_JOBS_ENABLED: 'false',

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { startSimulator } from '../../src/simulator/simulator.server';
 import { TEST_ADAPTER, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueKeyPrefix } from '../support/test-env';
-import { freePort, Spawned, spawnTs, waitFor } from '../support/child-process';
+import { freePort, killSpawned, Spawned, spawnTs, waitFor } from '../support/child-process';
 
 const KEY_PREFIX = uniqueKeyPrefix();
 const START_TIMEOUT_MS = 60_000;
@@ -39,10 +39,7 @@ describe('Process lifecycle (a real server process with the simulator and the jo
   });
 
   afterAll(async () => {
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
+    await killSpawned(server);
     await db.end();
     await sim.close();
     const redis = new Redis(TEST_REDIS_URL);

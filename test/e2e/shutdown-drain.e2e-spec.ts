@@ -3,7 +3,7 @@ import { connect, Socket } from 'node:net';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount, TestAccount } from '../support/factories';
 import { PUBLIC } from '../support/http';
-import { freePort, Spawned, spawnTs, waitFor } from '../support/child-process';
+import { freePort, killSpawned, Spawned, spawnTs, waitFor } from '../support/child-process';
 import { TEST_ADAPTER, TEST_DATABASE_URL, TEST_REDIS_URL, testConfig, uniqueKeyPrefix } from '../support/test-env';
 import { HELD_CALL, HeldUpstream } from '../support/held-upstream';
 
@@ -84,10 +84,7 @@ describe(`Stopping a replica drains its connections (${TEST_ADAPTER})`, () => {
     await upstream.start();
   });
   afterEach(async () => {
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
+    await killSpawned(server);
     await upstream.stop();
   });
   afterAll(() => t.close());

@@ -2,8 +2,8 @@ import Redis from 'ioredis';
 import { BillingKeys } from '../../src/modules/billing/billing-keys';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { FaultProxy } from '../support/fault-proxy';
-import { makeAccount } from '../support/factories';
-import { AuditedAccount, auditBilling, exactBooks, reportAudit, settleBilling } from '../support/faults/billing-audit';
+import { auditBilling, exactBooks, reportAudit, settleBilling } from '../support/faults/billing-audit';
+import { auditedAccounts, loadThroughFault, startReplicas } from '../support/faults/fault-run';
 import { BillingLoad } from '../support/faults/billing-load';
 import { ServiceReplica } from '../support/faults/service-replica';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, testConfig, uniqueKeyPrefix } from '../support/test-env';
@@ -22,7 +22,7 @@ describe.each([
   let database: FaultProxy;
   let look: Redis;
   const prefix = uniqueKeyPrefix();
-  const replicas: ServiceReplica[] = [];
+  let replicas: ServiceReplica[] = [];
 
   beforeAll(async () => {
     const url = new URL(TEST_DATABASE_URL);
@@ -30,16 +30,12 @@ describe.each([
     // Its own KV prefix: an app on the replicas' would drain their outbox straight into PostgreSQL.
     setup = await createTestApp(testConfig());
     look = new Redis(TEST_REDIS_URL, { keyPrefix: prefix });
-    for (const name of ['a', 'b']) {
-      replicas.push(
-        await ServiceReplica.start(name, {
-          DATABASE_URL: database.urlFor(TEST_DATABASE_URL),
-          REDIS_KEY_PREFIX: prefix,
-          CREDITS_STORE: store,
-          ADMISSION_TIMEOUT_MS: '1500',
-        }),
-      );
-    }
+    replicas = await startReplicas({
+      DATABASE_URL: database.urlFor(TEST_DATABASE_URL),
+      REDIS_KEY_PREFIX: prefix,
+      CREDITS_STORE: store,
+      ADMISSION_TIMEOUT_MS: '1500',
+    });
   });
   afterAll(async () => {
     for (const r of replicas) await r.stop();
@@ -49,19 +45,12 @@ describe.each([
   });
 
   it('bills each call exactly once when PostgreSQL goes away under load and comes back', async () => {
-    const made = await Promise.all(Array.from({ length: 8 }, () => makeAccount(setup, { tier: 'max' })));
-    const audited: AuditedAccount[] = made.map(({ account, key }) => ({ accountId: account.id, key, opening: account.creditBalance }));
+    const audited = await auditedAccounts(setup);
     const load = new BillingLoad(
       () => replicas.map((r) => r.base),
       audited.map((a) => a.key),
     );
-    load.start();
-    await load.callsMade(300);
-    await database.refuse();
-    await load.callsMade(300);
-    await database.restore();
-    await load.callsMade(300);
-    const calls = await load.stop();
+    const calls = await loadThroughFault(load, { before: 300, fault: () => database.refuse(), during: 300, recover: () => database.restore(), after: 300 });
     await settleBilling(replicas, () => look.llen(BillingKeys.outbox));
 
     const books = await auditBilling({ db: setup.db, base: replicas[0].base, accounts: audited, calls });

@@ -1,6 +1,6 @@
 import { createTestApp, TestApp } from '../support/create-test-app';
-import { makeAccount } from '../support/factories';
-import { AuditedAccount, auditBilling, exactBooks, reportAudit, settleBilling } from '../support/faults/billing-audit';
+import { auditBilling, exactBooks, reportAudit, settleBilling } from '../support/faults/billing-audit';
+import { auditedAccounts, loadThroughFault, startReplicas } from '../support/faults/fault-run';
 import { BillingLoad } from '../support/faults/billing-load';
 import { PrivateRedis } from '../support/faults/redis-server';
 import { ServiceReplica } from '../support/faults/service-replica';
@@ -14,24 +14,19 @@ import { TEST_DATABASE_URL, testConfig, uniqueKeyPrefix } from '../support/test-
 describe('Billing through a Redis that loses its data (the postgres credits store)', () => {
   let setup: TestApp;
   let redis: PrivateRedis;
-  const replicas: ServiceReplica[] = [];
+  let replicas: ServiceReplica[] = [];
 
   beforeAll(async () => {
     redis = await PrivateRedis.start({ aof: false });
     setup = await createTestApp(testConfig());
-    const prefix = uniqueKeyPrefix();
-    for (const name of ['a', 'b']) {
-      replicas.push(
-        await ServiceReplica.start(name, {
-          DATABASE_URL: TEST_DATABASE_URL,
-          REDIS_URL: redis.url,
-          REDIS_KEY_PREFIX: prefix,
-          CREDITS_STORE: 'auto',
-          ADMISSION_TIMEOUT_MS: '1500',
-          REDIS_COMMAND_TIMEOUT_MS: '500',
-        }),
-      );
-    }
+    replicas = await startReplicas({
+      DATABASE_URL: TEST_DATABASE_URL,
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: uniqueKeyPrefix(),
+      CREDITS_STORE: 'auto',
+      ADMISSION_TIMEOUT_MS: '1500',
+      REDIS_COMMAND_TIMEOUT_MS: '500',
+    });
   });
   afterAll(async () => {
     for (const r of replicas) await r.stop();
@@ -44,19 +39,12 @@ describe('Billing through a Redis that loses its data (the postgres credits stor
   });
 
   it('bills each call exactly once when Redis is killed with -9 and comes back empty', async () => {
-    const made = await Promise.all(Array.from({ length: 8 }, () => makeAccount(setup, { tier: 'max' })));
-    const audited: AuditedAccount[] = made.map(({ account, key }) => ({ accountId: account.id, key, opening: account.creditBalance }));
+    const audited = await auditedAccounts(setup);
     const load = new BillingLoad(
       () => replicas.map((r) => r.base),
       audited.map((a) => a.key),
     );
-    load.start();
-    await load.callsMade(300);
-    await redis.kill();
-    await load.callsMade(50);
-    await redis.restart();
-    await load.callsMade(300);
-    const calls = await load.stop();
+    const calls = await loadThroughFault(load, { before: 300, fault: () => redis.kill(), during: 50, recover: () => redis.restart(), after: 300 });
     await settleBilling(replicas);
 
     const books = await auditBilling({ db: setup.db, base: replicas[0].base, accounts: audited, calls });

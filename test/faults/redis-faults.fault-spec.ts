@@ -2,8 +2,8 @@ import Redis from 'ioredis';
 import { BillingKeys } from '../../src/modules/billing/billing-keys';
 import { createTestApp, TestApp } from '../support/create-test-app';
 import { FaultProxy } from '../support/fault-proxy';
-import { makeAccount } from '../support/factories';
-import { AuditedAccount, auditBilling, exactBooks, reportAudit, settleBilling } from '../support/faults/billing-audit';
+import { auditBilling, exactBooks, reportAudit, settleBilling } from '../support/faults/billing-audit';
+import { auditedAccounts, loadThroughFault, startReplicas } from '../support/faults/fault-run';
 import { BillingLoad } from '../support/faults/billing-load';
 import { PrivateRedis } from '../support/faults/redis-server';
 import { ServiceReplica } from '../support/faults/service-replica';
@@ -21,7 +21,7 @@ describe('Billing through Redis faults (the redis credits store)', () => {
   let proxy: FaultProxy;
   let look: Redis;
   const prefix = uniqueKeyPrefix();
-  const replicas: ServiceReplica[] = [];
+  let replicas: ServiceReplica[] = [];
 
   beforeAll(async () => {
     redis = await PrivateRedis.start({ aof: true });
@@ -29,18 +29,14 @@ describe('Billing through Redis faults (the redis credits store)', () => {
     look = redis.client();
     // Accounts are made in PostgreSQL by an app of the test's own (its KV store is not the replicas').
     setup = await createTestApp(testConfig());
-    for (const name of ['a', 'b']) {
-      replicas.push(
-        await ServiceReplica.start(name, {
-          DATABASE_URL: TEST_DATABASE_URL,
-          REDIS_URL: proxy.urlFor(redis.url),
-          REDIS_KEY_PREFIX: prefix,
-          CREDITS_STORE: 'auto',
-          ADMISSION_TIMEOUT_MS: '1500',
-          REDIS_COMMAND_TIMEOUT_MS: '500',
-        }),
-      );
-    }
+    replicas = await startReplicas({
+      DATABASE_URL: TEST_DATABASE_URL,
+      REDIS_URL: proxy.urlFor(redis.url),
+      REDIS_KEY_PREFIX: prefix,
+      CREDITS_STORE: 'auto',
+      ADMISSION_TIMEOUT_MS: '1500',
+      REDIS_COMMAND_TIMEOUT_MS: '500',
+    });
   });
   afterAll(async () => {
     for (const r of replicas) await r.stop();
@@ -50,11 +46,6 @@ describe('Billing through Redis faults (the redis credits store)', () => {
     await setup?.close();
   });
 
-  async function accounts(n: number): Promise<AuditedAccount[]> {
-    const made = await Promise.all(Array.from({ length: n }, () => makeAccount(setup, { tier: 'max' })));
-    return made.map(({ account, key }) => ({ accountId: account.id, key, opening: account.creditBalance }));
-  }
-
   const outboxLength = () => look.llen(`${prefix}${BillingKeys.outbox}`);
   const bases = () => replicas.map((r) => r.base);
 
@@ -63,19 +54,23 @@ describe('Billing through Redis faults (the redis credits store)', () => {
   });
 
   it('bills each call exactly once while Redis replies are lost and connections dropped', async () => {
-    const audited = await accounts(8);
+    const audited = await auditedAccounts(setup);
     const load = new BillingLoad(
       bases,
       audited.map((a) => a.key),
     );
-    load.start();
-    await load.callsMade(200);
-    // Every 100 calls, the next reply of Redis is lost and its connection cut, ten times over.
-    for (let fault = 0; fault < 10; fault++) {
-      proxy.dropNextReplies(1);
-      await load.callsMade(100);
-    }
-    const calls = await load.stop();
+    const calls = await loadThroughFault(load, {
+      before: 200,
+      // Every 100 calls, the next reply of Redis is lost and its connection cut, ten times over.
+      fault: async () => {
+        for (let fault = 0; fault < 10; fault++) {
+          proxy.dropNextReplies(1);
+          await load.callsMade(100);
+        }
+      },
+      during: 0,
+      after: 100,
+    });
     await settleBilling(replicas, outboxLength);
 
     const books = await auditBilling({ db: setup.db, base: replicas[0].base, accounts: audited, calls });
@@ -85,19 +80,13 @@ describe('Billing through Redis faults (the redis credits store)', () => {
   });
 
   it('bills each call exactly once when Redis is killed with -9 and started again on its append-only file', async () => {
-    const audited = await accounts(8);
+    const audited = await auditedAccounts(setup);
     const load = new BillingLoad(
       bases,
       audited.map((a) => a.key),
     );
-    load.start();
-    await load.callsMade(300);
-    await redis.kill();
     // Calls go on meeting a dead Redis (answered 503) until it is back.
-    await load.callsMade(50);
-    await redis.restart();
-    await load.callsMade(300);
-    const calls = await load.stop();
+    const calls = await loadThroughFault(load, { before: 300, fault: () => redis.kill(), during: 50, recover: () => redis.restart(), after: 300 });
     await settleBilling(replicas, outboxLength);
 
     const books = await auditBilling({ db: setup.db, base: replicas[0].base, accounts: audited, calls });

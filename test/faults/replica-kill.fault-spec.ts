@@ -2,8 +2,8 @@ import Redis from 'ioredis';
 import { Decimal } from '../../src/common/decimal/decimal';
 import { BillingKeys } from '../../src/modules/billing/billing-keys';
 import { createTestApp, TestApp } from '../support/create-test-app';
-import { makeAccount } from '../support/factories';
-import { AuditedAccount, auditBilling, reportAudit, settleBilling } from '../support/faults/billing-audit';
+import { auditBilling, reportAudit, settleBilling } from '../support/faults/billing-audit';
+import { auditedAccounts, loadThroughFault, startReplicas } from '../support/faults/fault-run';
 import { BillingLoad } from '../support/faults/billing-load';
 import { ServiceReplica } from '../support/faults/service-replica';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, testConfig, uniqueKeyPrefix } from '../support/test-env';
@@ -18,14 +18,12 @@ describe('Billing through a replica killed mid-load', () => {
   let setup: TestApp;
   let look: Redis;
   const prefix = uniqueKeyPrefix();
-  const replicas: ServiceReplica[] = [];
+  let replicas: ServiceReplica[] = [];
 
   beforeAll(async () => {
     setup = await createTestApp(testConfig());
     look = new Redis(TEST_REDIS_URL, { keyPrefix: prefix });
-    for (const name of ['a', 'b']) {
-      replicas.push(await ServiceReplica.start(name, { DATABASE_URL: TEST_DATABASE_URL, REDIS_KEY_PREFIX: prefix, CREDITS_STORE: 'redis' }));
-    }
+    replicas = await startReplicas({ DATABASE_URL: TEST_DATABASE_URL, REDIS_KEY_PREFIX: prefix, CREDITS_STORE: 'redis' });
   });
   afterAll(async () => {
     for (const r of replicas) await r.stop();
@@ -34,17 +32,12 @@ describe('Billing through a replica killed mid-load', () => {
   });
 
   it('loses no charge and doubles none; the calls the dead replica left unanswered are the only ones billed without an answer', async () => {
-    const made = await Promise.all(Array.from({ length: 8 }, () => makeAccount(setup, { tier: 'max' })));
-    const audited: AuditedAccount[] = made.map(({ account, key }) => ({ accountId: account.id, key, opening: account.creditBalance }));
+    const audited = await auditedAccounts(setup);
     const load = new BillingLoad(
       () => replicas.filter((r) => r.running).map((r) => r.base),
       audited.map((a) => a.key),
     );
-    load.start();
-    await load.callsMade(400);
-    await replicas[0].kill();
-    await load.callsMade(300);
-    const calls = await load.stop();
+    const calls = await loadThroughFault(load, { before: 400, fault: () => replicas[0].kill(), during: 0, after: 300 });
     await settleBilling(replicas, () => look.llen(BillingKeys.outbox));
 
     const books = await auditBilling({ db: setup.db, base: replicas[1].base, accounts: audited, calls });

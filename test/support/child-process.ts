@@ -87,6 +87,13 @@ export function spawnTs(entry: string, env: Record<string, string>, args: string
   return { child, output: () => output, exited };
 }
 
+/** SIGKILL, for a test's clean-up; nothing when it has already exited. */
+export async function killSpawned(spawned: Spawned | undefined): Promise<void> {
+  if (!spawned || spawned.child.exitCode !== null || spawned.child.signalCode !== null) return;
+  spawned.child.kill('SIGKILL');
+  await spawned.exited;
+}
+
 /** Polls `check` until it holds, failing after `timeoutMs` (or as soon as `spawned` exits) with its output. */
 export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number, spawned?: Spawned): Promise<void> {
   const deadline = Date.now() + timeoutMs;
