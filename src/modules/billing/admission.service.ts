@@ -50,6 +50,13 @@ export interface Admission {
  */
 export const ADMIT_BATCHING: TurnBatcherLimits = { maxBatch: 64, maxInFlight: 2 };
 
+/**
+ * On the postgres store a batch waits for its commit to reach the disk (the WAL flush, tens of ms on a
+ * database busy writing): more batches in flight share those flushes (PostgreSQL commits them together),
+ * where two at a time left the service waiting on the disk (docs/benchmarks.md, "Billing through faults").
+ */
+export const POSTGRES_ADMIT_BATCHING: TurnBatcherLimits = { maxBatch: 64, maxInFlight: 8 };
+
 /** Accounts whose current period is held; as many as the key cache holds callers. */
 const MAX_HELD_PERIODS = 50_000;
 /** The first pause before a batch is sent again; each one after doubles, up to the admission timeout. */
@@ -109,7 +116,7 @@ export class AdmissionService {
    */
   private readonly periods = new BoundedMap<string, HeldPeriod>(MAX_HELD_PERIODS);
   private readonly days = new UtcDayCache();
-  private readonly batcher = new TurnBatcher<AdmitCall, AdmitReply>((calls) => this.admitBatch(calls), ADMIT_BATCHING);
+  private readonly batcher: TurnBatcher<AdmitCall, AdmitReply>;
   private readonly timeoutMs: number;
   /** A batch was given up on and nothing has been answered since: later batches get one try only. */
   private outage = false;
@@ -123,6 +130,7 @@ export class AdmissionService {
     config: ConfigService<AppConfig, true>,
   ) {
     this.timeoutMs = config.get('billing.admissionTimeoutMs', { infer: true });
+    this.batcher = new TurnBatcher((calls) => this.admitBatch(calls), store.kind === 'postgres' ? POSTGRES_ADMIT_BATCHING : ADMIT_BATCHING);
     for (const [tier, policy] of Object.entries(TIERS)) {
       this.quotaMicro.set(tier, policy.monthlyCredits ? creditsToMicro(policy.monthlyCredits) : '0');
     }

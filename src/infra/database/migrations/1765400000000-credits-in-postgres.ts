@@ -6,7 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * file), an admitted call's charge is written in PostgreSQL before it is answered, so nothing a KV store
  * loses moves money. Two functions, one round trip per batch of calls each:
  *
- * - billing_admit decides calls one after the other as the KV admission script does (a call sees the
+ * - billing_admit locks the accounts it charges (in id order), then decides calls one after the other as
+ *   the KV admission script does (a call sees the
  *   balance the calls before it left): a monthly reset when the caller knows the account's epoch and the
  *   stored period is older (a period_reset row, as the ledger drain writes one), then the charge, with
  *   its ledger row and its usage, or INSUFFICIENT_CREDITS; a call that only reads its balance (a HEAD, a
@@ -59,6 +60,11 @@ export class CreditsInPostgres1765400000000 implements MigrationInterface {
         at timestamptz := to_timestamp(p_at_ms / 1000.0::float8);
         today date := (to_timestamp(p_at_ms / 1000.0::float8) AT TIME ZONE 'UTC')::date;
       BEGIN
+        -- Every account the batch charges, locked at once in id order: batches in flight together then
+        -- wait for each other instead of deadlocking on two accounts taken in opposite orders.
+        PERFORM 1 FROM accounts x
+          WHERE x.id IN (SELECT a_id FROM unnest(p_accounts, p_charges) AS c(a_id, charged) WHERE c.charged)
+          ORDER BY x.id FOR UPDATE;
         FOR i IN 1 .. coalesce(array_length(p_accounts, 1), 0) LOOP
           cost := p_costs[i] / 1000000.0;
           quota := p_quotas[i] / 1000000.0;
