@@ -46,7 +46,7 @@ describe('billing_admit and billing_void (the postgres credits store)', () => {
   it('decides the calls of a batch one after the other, each charge with its ledger row and its usage', async () => {
     const calls = [call(), call({ costMicro: 2_000_000 }), call({ costMicro: 0, charge: false }), call({ costMicro: 500_000 })];
 
-    const answers = await sut.admitInPostgres(calls, AT);
+    const answers = await sut.admitInPostgres(calls, { atMs: AT, lockTimeoutMs: 2000 });
 
     expect(answers.map((a) => [a.status, a.balanceMicro])).toEqual([
       [1, '1500000'],
@@ -65,9 +65,9 @@ describe('billing_admit and billing_void (the postgres credits store)', () => {
 
   it('answers a batch sent again (its reply lost) as it did, charging nothing twice', async () => {
     const calls = [call(), call()];
-    const first = await sut.admitInPostgres(calls, AT);
+    const first = await sut.admitInPostgres(calls, { atMs: AT, lockTimeoutMs: 2000 });
 
-    const again = await sut.admitInPostgres(calls, AT);
+    const again = await sut.admitInPostgres(calls, { atMs: AT, lockTimeoutMs: 2000 });
 
     expect(again.map((a) => [a.status, a.balanceMicro, a.seq])).toEqual(first.map((a) => [a.status, a.balanceMicro, a.seq]));
     expect(await ledger()).toHaveLength(2);
@@ -75,18 +75,18 @@ describe('billing_admit and billing_void (the postgres credits store)', () => {
   });
 
   it('starts a new period at the quota, with its reset row, for a caller that knows the epoch', async () => {
-    const [answer] = await sut.admitInPostgres([call({ period: 3, quotaMicro: '20000000' })], AT);
+    const [answer] = await sut.admitInPostgres([call({ period: 3, quotaMicro: '20000000' })], { atMs: AT, lockTimeoutMs: 2000 });
 
     expect([answer.status, answer.balanceMicro, answer.period]).toEqual([1, '19000000', 3]);
     expect((await ledger()).map((r) => r.type)).toEqual(['period_reset', 'charge']);
     // A caller older than an operator change never resets: the account's epoch is 0, this caller's -1.
-    const [stale] = await sut.admitInPostgres([call({ epoch: -1, period: 4, quotaMicro: '99000000' })], AT);
+    const [stale] = await sut.admitInPostgres([call({ epoch: -1, period: 4, quotaMicro: '99000000' })], { atMs: AT, lockTimeoutMs: 2000 });
     expect([stale.balanceMicro, stale.period]).toEqual(['18000000', 3]);
   });
 
   it('voids a failed call once: its row, its credits and its usage', async () => {
     const failed = call();
-    await sut.admitInPostgres([call(), failed], AT);
+    await sut.admitInPostgres([call(), failed], { atMs: AT, lockTimeoutMs: 2000 });
 
     expect(await sut.voidInPostgres({ accountId, requestId: failed.requestId, period: 0 })).toBe('1500000');
     expect(await sut.voidInPostgres({ accountId, requestId: failed.requestId, period: 0 })).toBe('1500000');
@@ -98,7 +98,7 @@ describe('billing_admit and billing_void (the postgres credits store)', () => {
 
   it('gives nothing back into a balance an operator change replaced since the charge', async () => {
     const failed = call();
-    await sut.admitInPostgres([failed], AT);
+    await sut.admitInPostgres([failed], { atMs: AT, lockTimeoutMs: 2000 });
     await db.transaction(async (manager) => {
       const account = await manager.findOneByOrFail('AccountEntity', { id: accountId });
       await sut.setBalance(manager, account as never, { balance: '50', notes: 'grant' });
@@ -110,8 +110,35 @@ describe('billing_admit and billing_void (the postgres credits store)', () => {
     expect(await settled()).toBe('50.000000');
   });
 
+  it('charges nothing of a batch given up on (its calls answered 503) that reaches the database after the give-up', async () => {
+    const late = call();
+    await sut.voidInPostgres({ accountId, requestId: late.requestId, period: 0, abandon: true });
+
+    const [answer] = await sut.admitInPostgres([late], { atMs: AT, lockTimeoutMs: 2000 });
+
+    expect(answer.status).toBe(2);
+    expect(await ledger()).toEqual([]);
+    expect(await settled()).toBe('2.500000');
+  });
+
+  it('gives up waiting for its locks within the lock timeout instead of charging later', async () => {
+    const runner = db.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      await runner.query(`SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, [accountId]);
+      await expect(sut.admitInPostgres([call()], { atMs: AT, lockTimeoutMs: 50 })).rejects.toMatchObject({ driverError: { code: '55P03' } });
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    expect(await ledger()).toEqual([]);
+  });
+
   it('reads a balance without writing anything, the quota when a new period is due', async () => {
-    const [now, due] = await sut.admitInPostgres([call({ charge: false }), call({ charge: false, period: 1, quotaMicro: '7000000' })], AT);
+    const [now, due] = await sut.admitInPostgres([call({ charge: false }), call({ charge: false, period: 1, quotaMicro: '7000000' })], {
+      atMs: AT,
+      lockTimeoutMs: 2000,
+    });
 
     expect([now.balanceMicro, due.balanceMicro]).toEqual(['2500000', '7000000']);
     expect(await ledger()).toEqual([]);

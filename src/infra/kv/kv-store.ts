@@ -4,8 +4,12 @@ export const KV_STORE = Symbol('KV_STORE');
 
 export type KvArg = string | number;
 
-/** Whether the store keeps what it acknowledged through a crash of its own: 'unknown' when it will not say. */
-export type KvPersistence = 'aof' | 'none' | 'unknown';
+/**
+ * Whether the store keeps what it acknowledged: 'aof' through a crash of its own, and never evicting a key
+ * for memory; 'evicting' with an append-only file but a maxmemory policy that may drop keys; 'unknown' when
+ * it will not say.
+ */
+export type KvPersistence = 'aof' | 'evicting' | 'none' | 'unknown';
 
 /**
  * An atomic script with two bodies that must behave identically: Lua for Redis, and a synchronous

@@ -42,11 +42,14 @@ export class RedisKvStore implements KvStore {
     return this.client.status === 'ready';
   }
 
-  /** 'aof' when Redis keeps an append-only file (it survives its own crash with every acknowledged write). */
+  /** From INFO: an append-only file, and whether a maxmemory limit may evict keys (any policy but noeviction). */
   async persistence(): Promise<KvPersistence> {
     try {
-      const info = await this.client.info('persistence');
-      return /^aof_enabled:1\s*$/m.test(info) ? 'aof' : 'none';
+      const info = `${await this.client.info('persistence')}\n${await this.client.info('memory')}`;
+      if (!/^aof_enabled:1\s*$/m.test(info)) return 'none';
+      const limit = Number(/^maxmemory:(\d+)/m.exec(info)?.[1] ?? '0');
+      const policy = /^maxmemory_policy:(\S+)/m.exec(info)?.[1] ?? 'noeviction';
+      return limit === 0 || policy === 'noeviction' ? 'aof' : 'evicting';
     } catch {
       return 'unknown';
     }

@@ -11,7 +11,7 @@ import { clientAddress } from '../../common/http/client-address';
 import { rawRequest } from '../../common/http/request-state';
 import { ServerResponse } from 'node:http';
 import { HttpShutdownService } from '../../infra/http/http-shutdown.service';
-import { callState } from './call-state';
+import { CallState, callState } from './call-state';
 import { HEADER } from '../../common/http/response-headers';
 import { RateLimitHeaders, rateLimitedError } from './rate-limit-headers';
 
@@ -46,7 +46,7 @@ export class PublicApiGuard implements CanActivate {
     @Inject(WALLET_SESSION_VERIFIER) private readonly walletSessions: WalletSessionVerifier,
     connections: HttpShutdownService,
   ) {
-    connections.onResponseCut((res) => this.refundIfUnanswered(res));
+    connections.onResponseCut((res: ServerResponse) => this.refundIfUnanswered(callState(res.req)));
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -74,7 +74,11 @@ export class PublicApiGuard implements CanActivate {
     // Charged from here on: whatever fails later (these headers, validation, the handler, serialisation)
     // reaches the error filter, which refunds the call; a client that leaves before its answer is written
     // is refunded too (refundIfUnanswered).
-    if (result.status === AdmitStatus.ADMITTED) state.admission = result.admission;
+    if (result.status === AdmitStatus.ADMITTED) {
+      state.admission = result.admission;
+      // The connection closed while the admission was out: nobody will read the answer.
+      if (rawRequest(req).socket?.destroyed === true) this.refundIfUnanswered(state);
+    }
     this.setAdmissionHeaders(res, route, result, nowMs);
     if (result.status === AdmitStatus.RATE_LIMITED) throw rateLimitedError(result, nowMs);
     if (result.status === AdmitStatus.INSUFFICIENT_CREDITS) {
@@ -91,8 +95,7 @@ export class PublicApiGuard implements CanActivate {
    * call is settled as failed. An answer that was written (finished) keeps its charge. Heard once per
    * connection (HttpDrain), not per request: a listener on every answer cost the billed route a tenth.
    */
-  private refundIfUnanswered(res: ServerResponse): void {
-    const state = callState(res.req);
+  private refundIfUnanswered(state: CallState): void {
     if (state.admission) void this.admissions.settleFailure(state.admission, state.requestId);
   }
 

@@ -107,10 +107,10 @@ export class AccountCreditsRepository {
    * The calls of one batch through billing_admit (migration 1765400000000), in order: charged (and their
    * ledger rows and usage written) or refused, or only their balance read. One statement, one round trip.
    */
-  async admitInPostgres(calls: readonly PostgresAdmission[], atMs: number): Promise<PostgresAdmitted[]> {
+  async admitInPostgres(calls: readonly PostgresAdmission[], { atMs, lockTimeoutMs }: { atMs: number; lockTimeoutMs: number }): Promise<PostgresAdmitted[]> {
     const rows: Array<{ status: number; balance: string; epoch: number; period: number; seq: string }> = await this.db.query(
       `SELECT status, balance, epoch, period, seq::text AS seq
-         FROM billing_admit($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::boolean[], $6::int[], $7::int[], $8::bigint[], $9::bigint)`,
+         FROM billing_admit($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::boolean[], $6::int[], $7::int[], $8::bigint[], $9::bigint, $10::int)`,
       [
         calls.map((c) => c.accountId),
         calls.map((c) => c.requestId),
@@ -121,17 +121,32 @@ export class AccountCreditsRepository {
         calls.map((c) => c.period),
         calls.map((c) => c.quotaMicro),
         atMs,
+        Math.max(1, Math.round(lockTimeoutMs)),
       ],
     );
     return rows.map((r) => ({ status: Number(r.status), balanceMicro: r.balance, epoch: Number(r.epoch), period: Number(r.period), seq: Number(r.seq) }));
   }
 
-  /** billing_void: a failed call's charge row, credits and usage taken back; the balance afterwards (micro-credits). */
-  async voidInPostgres({ accountId, requestId, period }: { accountId: string; requestId: string; period: number }): Promise<string> {
-    const [row]: Array<{ balance: string }> = await this.db.query(`SELECT billing_void($1::uuid, $2::uuid, $3::int) AS balance`, [
+  /**
+   * billing_void: a failed call's charge row, credits and usage taken back; the balance afterwards
+   * (micro-credits). `abandon` for a call given up on: any billing_admit of it still to come charges nothing.
+   */
+  async voidInPostgres({
+    accountId,
+    requestId,
+    period,
+    abandon = false,
+  }: {
+    accountId: string;
+    requestId: string;
+    period: number;
+    abandon?: boolean;
+  }): Promise<string> {
+    const [row]: Array<{ balance: string }> = await this.db.query(`SELECT billing_void($1::uuid, $2::uuid, $3::int, $4::boolean) AS balance`, [
       accountId,
       requestId,
       period,
+      abandon,
     ]);
     return row.balance;
   }

@@ -7,6 +7,8 @@ export enum AdmitStatus {
   RATE_LIMITED = 0,
   ADMITTED = 1,
   INSUFFICIENT_CREDITS = 2,
+  /** Not a script's: the call's balance could not be seeded (PostgreSQL did not answer); nothing was written for it. */
+  UNAVAILABLE = 5,
 }
 
 /** ADMIT_SCRIPT's answer when the balance must be seeded and the seed it was given is not known to be fresh. */

@@ -152,3 +152,46 @@ describe(`${AdmissionService.name} when the credits store does not answer`, () =
     expect(store.sent.length - tried).toBe(1);
   });
 });
+
+describe(`${AdmissionService.name} when a part of the store fails`, () => {
+  it('gives nothing up for a batch whose store refused the connection: it never reached it', async () => {
+    const abandoned: string[] = [];
+    const refusing = {
+      kind: 'postgres' as const,
+      connected: () => true,
+      admit: async () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+      abandon: async (batchId: string) => (abandoned.push(batchId), 0),
+      voidCall: async () => '0',
+      readBalance: async () => '0',
+    };
+    const kv = new MemoryKvStore();
+    const settlements = new CallSettlements();
+    const sut = new AdmissionService(refusing, new UsageMeterService(kv, {} as never), settlements, billingConfig({ admissionTimeoutMs: 100 }));
+
+    await expect(sut.admit({ caller, endpoint: 'account.summary', cost: 1, requestId: randomUUID(), nowMs: MIDNIGHT })).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+    });
+
+    expect(settlements.pendingCount).toBe(0);
+    expect(abandoned).toEqual([]);
+  });
+
+  it('fails only the call whose balance could not be seeded, and admits the rest of its batch', async () => {
+    const kv = new MemoryKvStore();
+    const seeded = { ...caller, accountId: '11111111-2222-4333-8444-555555555555', keyId: 'key-2' };
+    const { admission: sut } = redisAdmission(kv, (accountId) => {
+      if (accountId === ACCOUNT) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      return { balanceMicro: '10000000', epoch: 0, period: 0 };
+    });
+
+    const [down, up] = await Promise.allSettled([
+      sut.admit({ caller, endpoint: 'account.summary', cost: 1, requestId: randomUUID(), nowMs: MIDNIGHT }),
+      sut.admit({ caller: seeded, endpoint: 'account.summary', cost: 1, requestId: randomUUID(), nowMs: MIDNIGHT }),
+    ]);
+
+    expect(down).toMatchObject({ status: 'rejected', reason: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(up).toMatchObject({ status: 'fulfilled', value: { status: AdmitStatus.ADMITTED } });
+    // Not counted in its window either: the fast script took its count back when it left the call to the full one.
+    expect(await kv.get(BillingKeys.window('key-1', Math.floor(MIDNIGHT / 60_000)))).toBe('0');
+  });
+});

@@ -11,6 +11,7 @@ import { BoundedMap } from '../../common/memo/bounded-map';
 import { AppConfig } from '../../config/app.config';
 import { billingAdmissionsUnavailable } from '../../infra/metrics/metrics';
 import { ApiCaller } from '../account/api-caller';
+import { ADMISSION_RECORD_TTL_MS, VOID_RECORD_TTL_MS } from './admission-record';
 import { AdmitReply, AdmitStatus } from './admission.scripts';
 import { AdmitCall } from './admit-batch';
 import { BillingKeys, WINDOW_MS } from './billing-keys';
@@ -87,6 +88,18 @@ export interface AdmissionResult extends WindowStanding {
 export interface WindowResult extends WindowStanding {
   status: AdmitStatus;
   balanceMicro: string | null;
+}
+
+/** The answer to a call the credits store could not admit in time: nothing was charged. */
+function unavailable(): AppError {
+  return new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'billing: the credits store did not answer in time; nothing was charged, retry shortly', {
+    [HEADER.retryAfter]: '1',
+  });
+}
+
+/** A connection the store refused: the command or statement never reached it. */
+function neverDelivered(error: unknown): boolean {
+  return (error as { code?: unknown }).code === 'ECONNREFUSED';
 }
 
 /** Process-unique ids of admission batches: this process's random part and a counter. */
@@ -181,6 +194,7 @@ export class AdmissionService {
       period,
       billable,
     });
+    if (status === AdmitStatus.UNAVAILABLE) throw unavailable();
     const day = this.days.of(nowMs);
     let decided: AdmitStatus = status;
     if (decided === AdmitStatus.ADMITTED) {
@@ -229,6 +243,7 @@ export class AdmissionService {
       period,
       billable: false,
     });
+    if (status === AdmitStatus.UNAVAILABLE) throw unavailable();
     return {
       status: status === AdmitStatus.RATE_LIMITED ? AdmitStatus.RATE_LIMITED : AdmitStatus.ADMITTED,
       limit,
@@ -288,6 +303,9 @@ export class AdmissionService {
     const batchId = nextBatchId();
     const deadline = Date.now() + this.timeoutMs;
     const outage = this.outage;
+    // Whether a try may have run: a command sent (or queued to be sent) and not answered. A batch no try
+    // of which reached the store has nothing to give up.
+    let mayHaveRun = false;
     for (let pause = FIRST_RETRY_PAUSE_MS; ; pause *= 2) {
       if (outage && !this.store.connected()) break;
       try {
@@ -298,18 +316,17 @@ export class AdmissionService {
           for (const reply of replies) if (reply[5] > this.highestSeq) this.highestSeq = reply[5];
           return replies;
         }
-      } catch {
-        // Unknown whether it ran: only running it again (or giving it up) tells.
+      } catch (error) {
+        // Unknown whether it ran (unless the store refused the connection): only running it again, or giving it up, tells.
+        if (!neverDelivered(error)) mayHaveRun = true;
       }
       if (outage || Date.now() + pause >= deadline) break;
       await delay(pause);
     }
     this.outage = true;
     billingAdmissionsUnavailable.inc(calls.length);
-    this.settlements.later(`give-up of admission batch ${batchId}`, () => this.store.abandon(batchId, calls));
-    throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'billing: the credits store did not answer in time; nothing was charged, retry shortly', {
-      [HEADER.retryAfter]: '1',
-    });
+    if (mayHaveRun) this.settlements.later(`give-up of admission batch ${batchId}`, () => this.store.abandon(batchId, calls), ADMISSION_RECORD_TTL_MS);
+    throw unavailable();
   }
 
   private periodOf(caller: ApiCaller, nowMs: number): CreditPeriod {
@@ -344,7 +361,7 @@ export class AdmissionService {
       period: admission.chargedPeriod,
       nowMs: Date.now(),
     };
-    const balance = await this.settlements.settle(`void of ${requestId}`, () => this.store.voidCall(charged));
+    const balance = await this.settlements.settle(`void of ${requestId}`, () => this.store.voidCall(charged), VOID_RECORD_TTL_MS);
     admission.balanceMicro = balance === undefined || balance === '-1' ? null : balance;
   }
 }

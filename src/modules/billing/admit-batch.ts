@@ -224,7 +224,14 @@ async function admitFull(kv: KvStore, record: string, { window, credits, params:
   let text = await run({ balanceMicro: p.seedMicro, epoch: p.epoch, period: p.seedPeriod }, false);
   let parsed = parseReply(text);
   if ('needsSeed' in parsed) {
-    text = await run(await seeds(p.accountId, !parsed.generationKnown), true);
+    let seed: CreditSeed;
+    try {
+      seed = await seeds(p.accountId, !parsed.generationKnown);
+    } catch {
+      // The script wrote nothing for this call: it alone fails, the rest of its batch goes on.
+      return [AdmitStatus.UNAVAILABLE, 0, '-1', 0, 0, 0];
+    }
+    text = await run(seed, true);
     parsed = parseReply(text);
   }
   return 'reply' in parsed ? parsed.reply : null;

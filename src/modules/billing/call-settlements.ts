@@ -1,11 +1,10 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { billingSettlementsFailed, billingSettlementsPending } from '../../infra/metrics/metrics';
-import { VOID_RECORD_TTL_MS } from './admission-record';
 
 const FIRST_RETRY_MS = 100;
 const MAX_RETRY_MS = 5_000;
-/** Retried for as long as a void is remembered: a retry after that could give credits back a second time. */
-const GIVE_UP_AFTER_MS = VOID_RECORD_TTL_MS;
+/** Room left before a record expires: no try starts later than this before it (a try takes at most seconds). */
+const RECORD_MARGIN_MS = 30_000;
 /** At shutdown, one more round for whatever is still pending, no longer than this. */
 const SHUTDOWN_ROUND_MS = 3_000;
 
@@ -13,6 +12,8 @@ interface Settlement {
   label: string;
   run: () => Promise<unknown>;
   firstTriedAt: number;
+  /** No try starts this long after the first: the record that makes a repeat harmless lives about as long. */
+  triesForMs: number;
   delayMs: number;
   timer?: NodeJS.Timeout;
 }
@@ -20,10 +21,11 @@ interface Settlement {
 /**
  * The settlements of calls whose billing must be undone: the void of a call that failed after its
  * admission, the give-up of an admission batch that got no reply. Each is safe to repeat (its script or
- * statement is idempotent), so it is tried at once and, while the credits store does not answer, again
- * in the background with a growing pause until it lands: a failed call is never left charged because
- * Redis or PostgreSQL blinked. What is still pending when the process stops is tried once more, then
- * logged by name and counted (billing_settlements_failed_total): those calls stay charged.
+ * statement is idempotent) for as long as the record that makes it so lives, so it is tried at once and,
+ * while the credits store does not answer, again in the background with a growing pause until it lands:
+ * a failed call is never left charged because Redis or PostgreSQL blinked. What is still pending when the
+ * process stops, or when its record would expire, is tried no more, logged by name and counted
+ * (billing_settlements_failed_total): those calls stay charged.
  */
 @Injectable()
 export class CallSettlements implements OnApplicationShutdown {
@@ -33,21 +35,30 @@ export class CallSettlements implements OnApplicationShutdown {
 
   /**
    * Runs `run` now and answers its result, or undefined when it failed; then it keeps retrying in the
-   * background. `label` names it in the log ("void of <request id>").
+   * background. `label` names it in the log ("void of <request id>"); `recordTtlMs` is how long the record
+   * that makes running it again harmless lives: no try starts after that (less a margin), and one still
+   * unlanded then is counted as failed. Pending (and waited for at shutdown) from its first try.
    */
-  async settle<T>(label: string, run: () => Promise<T>): Promise<T | undefined> {
+  async settle<T>(label: string, run: () => Promise<T>, recordTtlMs: number): Promise<T | undefined> {
+    const s: Settlement = { label, run, firstTriedAt: Date.now(), triesForMs: recordTtlMs - RECORD_MARGIN_MS, delayMs: FIRST_RETRY_MS };
+    this.track(s);
     try {
-      return await run();
+      const result = await run();
+      this.done(s);
+      return result;
     } catch (error) {
+      if (!this.pending.has(s)) return undefined;
       this.logger.warn(`${label} did not land (${(error as Error).message}); retrying until it does`);
-      this.add({ label, run, firstTriedAt: Date.now(), delayMs: FIRST_RETRY_MS });
+      this.schedule(s);
       return undefined;
     }
   }
 
   /** Runs `run` in the background only (the caller does not wait for it), retried like settle's. */
-  later(label: string, run: () => Promise<unknown>): void {
-    this.add({ label, run, firstTriedAt: Date.now(), delayMs: 0 });
+  later(label: string, run: () => Promise<unknown>, recordTtlMs: number): void {
+    const s: Settlement = { label, run, firstTriedAt: Date.now(), triesForMs: recordTtlMs - RECORD_MARGIN_MS, delayMs: 0 };
+    this.track(s);
+    this.schedule(s);
   }
 
   get pendingCount(): number {
@@ -68,10 +79,9 @@ export class CallSettlements implements OnApplicationShutdown {
     for (const s of [...this.pending]) this.fail(s, 'the process stopped first');
   }
 
-  private add(s: Settlement): void {
+  private track(s: Settlement): void {
     this.pending.add(s);
     billingSettlementsPending.set(this.pending.size);
-    this.schedule(s);
   }
 
   private schedule(s: Settlement): void {
@@ -81,11 +91,11 @@ export class CallSettlements implements OnApplicationShutdown {
 
   private async attempt(s: Settlement, { final }: { final: boolean }): Promise<void> {
     if (!this.pending.has(s)) return;
+    if (Date.now() - s.firstTriedAt >= s.triesForMs) return this.fail(s, 'it was retried for as long as its record lives');
     try {
       await s.run();
-    } catch (error) {
+    } catch {
       if (final) return;
-      if (Date.now() - s.firstTriedAt >= GIVE_UP_AFTER_MS) return this.fail(s, (error as Error).message);
       s.delayMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, s.delayMs * 2));
       return this.schedule(s);
     }

@@ -13,20 +13,26 @@ import { RedisCreditStore } from './redis-credit.store';
 const logger = new Logger('CreditStore');
 
 /**
- * CREDITS_STORE=auto: `redis` when Redis keeps an append-only file (it then loses nothing it acknowledged
- * when it crashes), `postgres` otherwise: the in-process store, or a Redis that would come back empty.
- * A Redis that will not say (INFO refused) is taken at its word as configured for production: `redis`.
+ * CREDITS_STORE=auto: `redis` when Redis keeps an append-only file and never evicts keys (it then loses
+ * nothing it acknowledged), `postgres` otherwise: the in-process store, a Redis that would come back empty,
+ * or one whose maxmemory policy may drop a live balance or an admission's record. A Redis that will not say
+ * (INFO refused) is taken at its word as configured for production: `redis`.
  */
 export async function chooseCreditStore(kv: KvStore, configured: AppConfig['billing']['creditsStore']): Promise<{ kind: CreditStoreKind; why: string }> {
   const persistence = await kv.persistence();
   if (configured !== 'auto') {
     if (configured === 'redis' && persistence !== 'aof') {
-      logger.warn(`CREDITS_STORE=redis on a KV store without an append-only file: charges still in its outbox are lost if it loses its data`);
+      logger.warn(
+        persistence === 'evicting'
+          ? 'CREDITS_STORE=redis on a Redis whose maxmemory policy may evict keys: a live balance or an admission record it drops can bill wrongly'
+          : 'CREDITS_STORE=redis on a KV store without an append-only file: charges still in its outbox are lost if it loses its data',
+      );
     }
     return { kind: configured, why: 'CREDITS_STORE' };
   }
   if (kv.kind === 'memory') return { kind: 'postgres', why: 'the in-process KV store keeps nothing through a restart' };
   if (persistence === 'none') return { kind: 'postgres', why: 'Redis keeps no append-only file' };
+  if (persistence === 'evicting') return { kind: 'postgres', why: 'Redis may evict keys (maxmemory-policy is not noeviction)' };
   return { kind: 'redis', why: persistence === 'aof' ? 'Redis keeps an append-only file' : 'Redis does not say how it persists' };
 }
 
@@ -68,6 +74,8 @@ export const CREDIT_STORE_PROVIDER: Provider = {
         ? `credits store: redis (${why}): live balances and the ledger outbox in Redis, drained into PostgreSQL`
         : `credits store: postgres (${why}): every charge is written to PostgreSQL before its call is answered`,
     );
-    return kind === 'redis' ? new RedisCreditStore(kv, (accountId, fence) => seeds.read(accountId, fence)) : new PostgresCreditStore(kv, credits);
+    if (kind === 'redis') return new RedisCreditStore(kv, (accountId, fence) => seeds.read(accountId, fence));
+    // The locks' wait ends well before the admission's deadline, whatever else the attempt spent.
+    return new PostgresCreditStore(kv, credits, config.get('billing.admissionTimeoutMs', { infer: true }) * 0.6);
   },
 };

@@ -34,6 +34,7 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
   private readonly failures = new ThrottledErrorLog(this.logger, 'ledger drain', FAILURE_LOG_INTERVAL_MS);
   private timer?: NodeJS.Timeout;
   private running: Promise<number> = Promise.resolve(0);
+  private waitedFlush?: Promise<number>;
   /** Names this outbox in the drain fence: the KV key with its prefix, unique per deployment. */
   private readonly outboxId: string;
   /** The lease's owner: the same for every drain of this process, so a lease taken without hearing of it comes back. */
@@ -103,8 +104,16 @@ export class LedgerFlusherService implements OnModuleInit, BeforeApplicationShut
     for (;;) {
       if (Number(await this.kv.run(MARK_DRAINED_SCRIPT, [BillingKeys.outbox, BillingKeys.seq, BillingKeys.drained], [])) >= seq) return true;
       if (Date.now() >= deadline) return false;
-      if ((await this.flush().catch(() => 0)) === 0) await delay(WAIT_POLL_MS);
+      if ((await this.sharedFlush()) === 0) await delay(WAIT_POLL_MS);
     }
+  }
+
+  /** One drain for every caller waiting at once (many /usage calls), not one queued per caller. */
+  private sharedFlush(): Promise<number> {
+    this.waitedFlush ??= this.flush()
+      .catch(() => 0)
+      .finally(() => (this.waitedFlush = undefined));
+    return this.waitedFlush;
   }
 
   /** The timer's drain: flush() has counted and logged a failure, and the lines wait in the outbox for the next one. */

@@ -4,12 +4,14 @@ import { MemoryData } from '../../infra/kv/memory-data';
 /** Raises the drained watermark (the highest ledger sequence PostgreSQL has from this outbox), never lowers it. */
 const RAISE_DRAINED_LUA = `
 local function raise_drained(key, seq)
-  if tonumber(redis.call('GET', key) or '0') < tonumber(seq) then redis.call('SET', key, seq) end
+  local n = tonumber(seq)
+  if n and tonumber(redis.call('GET', key) or '0') < n then redis.call('SET', key, seq) end
 end
 `;
 
 function raiseDrainedLocal(data: MemoryData, key: string, seq: string): void {
-  if (Number(data.get(key) ?? '0') < Number(seq)) data.set(key, seq);
+  const n = Number(seq);
+  if (seq !== '' && !Number.isNaN(n) && Number(data.get(key) ?? '0') < n) data.set(key, seq);
 }
 
 /**

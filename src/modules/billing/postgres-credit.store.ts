@@ -19,9 +19,14 @@ const noSeeds = () => Promise.reject(new Error('a window-only admission never se
 export class PostgresCreditStore implements CreditStore {
   readonly kind = 'postgres' as const;
 
+  /**
+   * `lockTimeoutMs`: how long billing_admit may wait for its accounts' locks, below the admission's
+   * deadline, so that no batch charges after its calls were answered 503.
+   */
   constructor(
     private readonly kv: KvStore,
     private readonly credits: AccountCreditsRepository,
+    private readonly lockTimeoutMs: number,
   ) {}
 
   connected(): boolean {
@@ -50,7 +55,7 @@ export class PostgresCreditStore implements CreditStore {
     });
     const replies = windows.map((w): AdmitReply => [...w]);
     if (asked.length === 0) return replies;
-    const answers = await this.credits.admitInPostgres(asked, calls[0].params.nowMs);
+    const answers = await this.credits.admitInPostgres(asked, { atMs: calls[0].params.nowMs, lockTimeoutMs: this.lockTimeoutMs });
     answers.forEach((a, j) => {
       const reply = replies[askedFor[j]];
       // A call over its window stays RATE_LIMITED: it only read its balance.
@@ -70,11 +75,11 @@ export class PostgresCreditStore implements CreditStore {
   async abandon(batchId: string, calls: readonly AdmitCall[]): Promise<number> {
     // The windows' record: a late run counts nothing. Nothing there was charged, so nothing is voided there.
     await this.kv.run(ABANDON_SCRIPT, [AdmissionRecordKeys.batch(batchId), BillingKeys.seq, BillingKeys.outbox], [ADMISSION_RECORD_TTL_MS, 0, Date.now()]);
-    // billing_void finds no row for a call billing_admit never charged.
+    // billing_void finds no row for a call billing_admit never charged, and leaves a mark a late one obeys.
     let voided = 0;
     for (const { params: p } of calls) {
       if (p.costMicro <= 0 || !p.billable) continue;
-      await this.credits.voidInPostgres({ accountId: p.accountId, requestId: p.requestId, period: p.period });
+      await this.credits.voidInPostgres({ accountId: p.accountId, requestId: p.requestId, period: p.period, abandon: true });
       voided += 1;
     }
     return voided;
@@ -83,7 +88,7 @@ export class PostgresCreditStore implements CreditStore {
   async readBalance(q: BalanceQuery): Promise<string> {
     const [answer] = await this.credits.admitInPostgres(
       [{ accountId: q.accountId, requestId: ZERO_UUID, endpoint: '', costMicro: 0, charge: false, epoch: q.epoch, period: q.period, quotaMicro: q.quotaMicro }],
-      Date.now(),
+      { atMs: Date.now(), lockTimeoutMs: this.lockTimeoutMs },
     );
     return answer.balanceMicro;
   }

@@ -17,10 +17,12 @@ export class PrivateRedis {
     readonly port: number,
     private readonly dir: string,
     private readonly aof: boolean,
+    private readonly extra: string[],
   ) {}
 
-  static async start({ aof }: { aof: boolean }): Promise<PrivateRedis> {
-    const redis = new PrivateRedis(await freePort(), mkdtempSync(join(tmpdir(), 'fault-redis-')), aof);
+  /** `extra`: more redis-server options, e.g. ['--maxmemory', '100mb', '--maxmemory-policy', 'allkeys-lru']. */
+  static async start({ aof, extra = [] }: { aof: boolean; extra?: string[] }): Promise<PrivateRedis> {
+    const redis = new PrivateRedis(await freePort(), mkdtempSync(join(tmpdir(), 'fault-redis-')), aof, extra);
     await redis.boot();
     return redis;
   }
@@ -55,7 +57,7 @@ export class PrivateRedis {
 
   private async boot(): Promise<void> {
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir, '--daemonize', 'no'];
-    args.push('--appendonly', this.aof ? 'yes' : 'no');
+    args.push('--appendonly', this.aof ? 'yes' : 'no', ...this.extra);
     this.child = spawn('redis-server', args, { stdio: 'ignore' });
     const probe = new Redis(this.url, { maxRetriesPerRequest: null, retryStrategy: () => 50, lazyConnect: false });
     probe.on('error', () => undefined);
