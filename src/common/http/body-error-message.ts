@@ -42,6 +42,8 @@ export function bodyErrorMessage(exception: unknown): string | undefined {
  * one carrying the parser's own message (and the error's type or code, which say what went wrong, are lost).
  */
 export function bodyParseError(error: unknown): HttpException {
+  // Already in our words (a body nested too deep, body-depth.ts).
+  if (error instanceof HttpException) return error;
   const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
   const code = typeof statusCode === 'number' ? statusCode : typeof status === 'number' ? status : 400;
   return new HttpException(bodyErrorMessage(error) ?? 'body: could not be read', code >= 400 && code < 500 ? code : 400);
