@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { BODY_TOO_DEEP } from './body-depth';
 import { MAX_BODY_BYTES } from './body-limit';
 
 export const BODY_TOO_LARGE = `body: larger than the ${MAX_BODY_BYTES}-byte limit`;
@@ -12,6 +13,8 @@ const BODY_PARSER_MESSAGES: Record<string, string> = {
   'encoding.unsupported': 'content-encoding: not supported',
   'charset.unsupported': 'content-type: charset not supported',
   'parameters.too.many': 'body: too many parameters',
+  // A form body nested past the depth body-parsers.ts gives qs.
+  'querystring.parse.rangeError': BODY_TOO_DEEP,
 };
 
 /** Fastify's content-type parser errors, likewise. */

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { HttpAdapterName } from '../../config/app.config';
-import { bodyDepthError } from './body-depth';
+import { bodyDepthError, MAX_BODY_DEPTH } from './body-depth';
 import { bodyParseError } from './body-error-message';
 import { MAX_BODY_BYTES } from './body-limit';
 
@@ -13,7 +13,7 @@ type Middleware = (req: unknown, res: unknown, next: (error?: unknown) => void) 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const express = require('express') as {
   json(options: { limit: number }): Middleware;
-  urlencoded(options: { limit: number; extended: boolean }): Middleware;
+  urlencoded(options: { limit: number; extended: boolean; depth: number }): Middleware;
 };
 
 /**
@@ -33,7 +33,8 @@ function useExpressParsers(app: INestApplication): void {
   app.use((req: { body?: unknown }, res: unknown, next: (error?: unknown) => void) =>
     json(req, res, (error?: unknown) => next(error ?? bodyDepthError(req.body))),
   );
-  app.use(express.urlencoded({ limit: MAX_BODY_BYTES, extended: true }));
+  // qs nests bracketed names (`a[b][c]`); the same bound as JSON's, said in the same words.
+  app.use(express.urlencoded({ limit: MAX_BODY_BYTES, extended: true, depth: MAX_BODY_DEPTH }));
   // Express calls a four-argument middleware only with an error, so a request whose body parsed (or that has
   // none) passes nothing more than the two parsers.
   app.use((error: unknown, _req: unknown, _res: unknown, next: (error?: unknown) => void) => next(bodyParseError(error)));
