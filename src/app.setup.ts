@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SECURITY } from './modules/access/public-endpoint.decorator';
 import { WALLET_SESSION_SECURITY } from './modules/access/backend-api.decorator';
 import { createAppValidationPipe } from './common/validation/remembering-validation.pipe';
+import { MAX_BODY_DEPTH } from './common/http/body-depth';
 
 /** The signals that stop the service; anything else (SIGHUP included) never does. */
 export const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -36,6 +37,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
           'and can never move funds, place orders or approve builder fees. The developer portal at `/portal` uses it. ',
           'Every response is the envelope `{code, msg, data}`; ',
           'errors carry a contract code, `data: null`, and a `msg` that names the offending field. ',
+          'A NUL character (U+0000) anywhere in a query, path or body value (or name) is 400 `VALIDATION_ERROR` naming it, ',
+          `and so is a JSON body nested deeper than ${MAX_BODY_DEPTH} levels of objects and arrays (naming \`body\`). `,
           'Decisions where the contract is silent are listed in docs/decisions.md.',
         ].join(''),
       )

@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { BODY_TOO_DEEP } from './body-depth';
 import { MAX_BODY_BYTES } from './body-limit';
 
 export const BODY_TOO_LARGE = `body: larger than the ${MAX_BODY_BYTES}-byte limit`;
@@ -12,6 +13,8 @@ const BODY_PARSER_MESSAGES: Record<string, string> = {
   'encoding.unsupported': 'content-encoding: not supported',
   'charset.unsupported': 'content-type: charset not supported',
   'parameters.too.many': 'body: too many parameters',
+  // A form body nested past the depth body-parsers.ts gives qs.
+  'querystring.parse.rangeError': BODY_TOO_DEEP,
 };
 
 /** Fastify's content-type parser errors, likewise. */
@@ -42,6 +45,8 @@ export function bodyErrorMessage(exception: unknown): string | undefined {
  * one carrying the parser's own message (and the error's type or code, which say what went wrong, are lost).
  */
 export function bodyParseError(error: unknown): HttpException {
+  // Already in our words (a body nested too deep, body-depth.ts).
+  if (error instanceof HttpException) return error;
   const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
   const code = typeof statusCode === 'number' ? statusCode : typeof status === 'number' ? status : 400;
   return new HttpException(bodyErrorMessage(error) ?? 'body: could not be read', code >= 400 && code < 500 ? code : 400);

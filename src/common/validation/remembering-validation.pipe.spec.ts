@@ -62,6 +62,18 @@ describe(RememberingValidationPipe.name, () => {
     expect(Object.isFrozen(first)).toBe(false);
   });
 
+  it('refuses a NUL character in a query, a path parameter and a body before validating them, naming the field', async () => {
+    const sut = createAppValidationPipe();
+    const nul = (field: string) => AppError.validation(field, 'must not contain a NUL character (U+0000)');
+    await expect(sut.transform({ coin: 'BTC\u0000' }, asQuery)).rejects.toEqual(nul('coin'));
+    // Refused before the query-shape check, which would name the parameter with its NUL.
+    await expect(sut.transform({ 'co\u0000in': 'BTC' }, asQuery)).rejects.toEqual(
+      AppError.validation('query', 'a name must not contain a NUL character (U+0000)'),
+    );
+    await expect(sut.transform('BTC\u0000', { type: 'param', data: 'symbol', metatype: String })).rejects.toEqual(nul('symbol'));
+    await expect(sut.transform({ coin: 'BTC', orders: ['asc', '\u0000'] }, asBody)).rejects.toEqual(nul('orders.1'));
+  });
+
   describe('query shape', () => {
     const newAppPipe = createAppValidationPipe;
     /** A query object as the adapters make it: no prototype, so any name can be an own key. */

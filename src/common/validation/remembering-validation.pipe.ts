@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Type, ValidationPipe } from '@nestjs/common';
 import { BoundedMap } from '../memo/bounded-map';
+import { nulCharacterError } from './nul-character';
 import { queryShapeErrors, queryShapeOf } from './query-shape';
 import { validationExceptionFactory } from './validation-exception.factory';
 
@@ -15,7 +16,8 @@ const REMEMBERED_QUERIES_PER_DTO = 1_000;
  * one. Only valid queries are remembered: an invalid one is checked, and answered 400, every time.
  * Query DTOs also get the checks class-validator cannot make on its own (query-shape.ts): unknown names
  * that Object.prototype also has, and repeated parameters.
- * Bodies, params and custom parameters go through the ValidationPipe as they are.
+ * Bodies, params and custom parameters go through the ValidationPipe as they are. Every query, path and
+ * body value is first checked for NUL characters (nul-character.ts): this pipe is where they all pass.
  */
 export class RememberingValidationPipe extends ValidationPipe {
   private readonly queries = new Map<Type<unknown>, BoundedMap<string, object>>();
@@ -23,6 +25,8 @@ export class RememberingValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
     if (metadata.type !== 'query' || metadata.data !== undefined || !metatype || !this.toValidate(metadata)) {
+      const nul = nulCharacterError(value, metadata);
+      if (nul) throw nul;
       return super.transform(value, metadata);
     }
     let remembered = this.queries.get(metatype);
@@ -34,7 +38,9 @@ export class RememberingValidationPipe extends ValidationPipe {
     const key = JSON.stringify(value);
     const known = remembered.get(key);
     if (known) return known;
-    // After the lookup: only a query that passed this check is ever remembered.
+    // After the lookup: only a query that passed these checks is ever remembered.
+    const nul = nulCharacterError(value, metadata);
+    if (nul) throw nul;
     const refused = queryShapeErrors(value, queryShapeOf(metatype));
     if (refused.length > 0) throw await this.exceptionFactory(refused);
     const dto: unknown = await super.transform(value, metadata);
