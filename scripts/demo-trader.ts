@@ -4,12 +4,13 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { JobRegistry } from '../src/jobs/job-registry';
 import { JobRunner } from '../src/jobs/job-runner';
-import { AccountAdminService, MAX_ACTIVE_KEYS } from '../src/modules/account/account-admin.service';
+import { AccountAdminService } from '../src/modules/account/account-admin.service';
 import { OpcService } from '../src/modules/opc/opc.service';
 import { ReferralsRepository } from '../src/modules/referrals/referrals.repository';
 import { RewardRoundsPublisher } from '../src/modules/rewards/reward-rounds.publisher';
 import { signInWallets } from '../src/simulator/sign-in-wallets';
 import { RunningSimulator } from '../src/simulator/simulator.server';
+import { issueDemoKey } from './demo-keys';
 
 const DAY_MS = 86_400_000;
 
@@ -45,9 +46,7 @@ export async function startDemoTrader(app: INestApplication, simulator: RunningS
     });
     await opcs.setActive(account.id, true);
   }
-  const keys = (await admin.listKeys({ wallet: trader.address })).filter((k) => !k.revokedAt);
-  for (const stale of keys.slice(0, Math.max(0, keys.length - (MAX_ACTIVE_KEYS - 1)))) await admin.revokeKey({ prefix: stale.prefix });
-  const key = (await admin.createKey({ wallet: trader.address })).key;
+  const key = await issueDemoKey(app, trader.address);
   void fillPrograms(app).catch((error: unknown) => new Logger('Demo').warn(`demo trader: ${error instanceof Error ? error.message : String(error)}`));
   return { address: trader.address, privateKey: trader.privateKey, key };
 }

@@ -1,6 +1,7 @@
 // `npm run demo`: the service on whatever the environment configures (the embedded default on a fresh
 // clone: PGlite under ./data and the in-process store), plus a demo Pro account and a fresh key printed
-// with a curl line. The key is shown once; every run issues a new one and revokes the oldest beyond five.
+// with a curl line. The key is shown once; every run issues a new one and revokes the oldest of its own
+// beyond five (never a key the user made).
 // Unless HYPERLIQUID_INFO_URL is set, it also starts the local upstream simulator and points the service's
 // real Hyperliquid, CoinGecko, Binance and Yahoo clients at it, so the /hl and Markets endpoints fill up with
 // no internet. It listens on 127.0.0.1
@@ -11,8 +12,9 @@ import { createApp } from '../src/app.factory';
 import { handleProcessSignals } from '../src/app.setup';
 import { AppConfig, loadAppConfig, loadDotEnv } from '../src/config/app.config';
 import { acquireEmbeddedLock } from '../src/infra/database/embedded-lock';
-import { AccountAdminService, MAX_ACTIVE_KEYS } from '../src/modules/account/account-admin.service';
+import { AccountAdminService } from '../src/modules/account/account-admin.service';
 import { RunningSimulator, startSimulator } from '../src/simulator/simulator.server';
+import { issueDemoKey } from './demo-keys';
 import { DemoTrader, startDemoTrader } from './demo-trader';
 
 const DEMO_WALLET = '0xde00000000000000000000000000000000000001';
@@ -73,7 +75,9 @@ export async function startDemo(env: NodeJS.ProcessEnv = process.env): Promise<R
   try {
     app = await createApp(config);
     await app.listen(config.http.port, config.http.host);
-    const key = await issueDemoKey(app);
+    const admin = app.get(AccountAdminService);
+    if (!(await admin.listAccounts()).some((a) => a.walletAddress === DEMO_WALLET)) await admin.createAccount({ wallet: DEMO_WALLET, tier: 'pro' });
+    const key = await issueDemoKey(app, DEMO_WALLET);
     const trader = simulator ? await startDemoTrader(app, simulator, config.economy.backfillDays) : undefined;
     const { port } = app.getHttpServer().address() as { port: number };
     const host = config.http.host === '0.0.0.0' || config.http.host === '::' ? 'localhost' : config.http.host;
@@ -97,17 +101,6 @@ export async function startDemo(env: NodeJS.ProcessEnv = process.env): Promise<R
     lock?.release();
     throw error;
   }
-}
-
-async function issueDemoKey(app: INestApplication): Promise<string> {
-  const admin = app.get(AccountAdminService);
-  const existing = (await admin.listAccounts()).find((a) => a.walletAddress === DEMO_WALLET);
-  if (!existing) await admin.createAccount({ wallet: DEMO_WALLET, tier: 'pro' });
-  const active = (await admin.listKeys({ wallet: DEMO_WALLET })).filter((k) => !k.revokedAt);
-  for (const stale of active.slice(0, Math.max(0, active.length - (MAX_ACTIVE_KEYS - 1)))) {
-    await admin.revokeKey({ prefix: stale.prefix });
-  }
-  return (await admin.createKey({ wallet: DEMO_WALLET })).key;
 }
 
 async function main() {

@@ -42,8 +42,9 @@ export async function runCli(argv: readonly string[], { io, withApp, debug = fal
       if (error instanceof EmbeddedLockError && error.server && command.runOnServer) return command.runOnServer(error.server, args);
       throw error;
     });
-    io.stdout(json ? JSON.stringify({ ok: true, ...output.json }) : output.text.join('\n'));
-    return EXIT_OK;
+    const failed = output.failed === true;
+    io.stdout(json ? JSON.stringify({ ok: !failed, ...output.json }) : output.text.join('\n'));
+    return failed ? EXIT_FAILED : EXIT_OK;
   } catch (error) {
     const failure = describeFailure(error);
     const unexpected = failure.code === ErrorCode.INTERNAL_ERROR;

@@ -24,10 +24,15 @@ export const OPTION_VALUES = {
 export type OptionName = keyof typeof OPTION_VALUES;
 export type CommandArgs = Record<OptionName, string> & { positional?: string };
 
-/** `json` is merged into `{ ok: true, ... }` under --json; `text` is printed line by line otherwise. */
+/**
+ * `json` is merged into `{ ok: true, ... }` under --json; `text` is printed line by line otherwise.
+ * `failed`: the command ran but what it ran failed in part (a job's fan-out): printed all the same, with
+ * `ok: false`, and the CLI exits 1.
+ */
 export interface CommandOutput {
   json: Record<string, unknown>;
   text: string[];
+  failed?: boolean;
 }
 
 export interface CliCommand {

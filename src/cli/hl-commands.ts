@@ -41,14 +41,23 @@ export const HL_COMMANDS: Record<string, CliCommand> = {
         durationMs: result.finishedAt.getTime() - result.startedAt.getTime(),
         rows: result.outcome?.rows ?? null,
         failures: result.outcome?.failures ?? 0,
+        failed: result.outcome?.failed ?? [],
         coverage: result.outcome?.coverage ?? null,
         details: result.outcome?.details ?? null,
         error: result.error ?? null,
       };
       if (result.status !== 'ok') throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, `${result.name} ${result.status}: ${result.error}`);
+      if (view.failures === 0) return { json: { job: view }, text: [`${view.name} ok in ${view.durationMs} ms: ${view.rows} rows`] };
+      // A run that went on past failures is not a success to a script: it exits 1, naming what failed.
+      const unnamed = view.failures - view.failed.length;
       return {
         json: { job: view },
-        text: [`${view.name} ok in ${view.durationMs} ms: ${view.rows} rows, ${view.failures} failures`],
+        text: [
+          `${view.name} finished with ${view.failures} failures in ${view.durationMs} ms: ${view.rows} rows`,
+          ...view.failed.map((failure) => `  failed: ${failure}`),
+          ...(unnamed > 0 ? [`  and ${unnamed} more (each is a warning in the log)`] : []),
+        ],
+        failed: true,
       };
     },
   },

@@ -5,6 +5,8 @@ export interface JobOutcome {
   coverage?: Record<string, number>;
   /** Failures inside a fan-out that did not stop the run. */
   failures?: number;
+  /** What failed, a few words each, the first MAX_NAMED_FAILURES of them (JobFailures); `failures` counts all. */
+  failed?: string[];
   details?: Record<string, unknown>;
 }
 

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app.factory';
 import { OpenRoute } from '../../src/common/auth/audience';
 import { createAppLogger } from '../../src/infra/logging/app-logger';
+import { UpstreamError } from '../../src/providers/kit/upstream.error';
 import { testConfig } from '../support/test-env';
 
 /** A route that logs after an await (the request's context must survive it), then fails unexpectedly. */
@@ -18,6 +19,12 @@ class LogProbeController {
     await new Promise((resolve) => setTimeout(resolve, 20));
     this.logger.warn('probe: about to fail');
     throw new Error('probe failure');
+  }
+
+  @Get('upstream')
+  async upstream(): Promise<never> {
+    await new Promise((resolve) => setImmediate(resolve));
+    throw new UpstreamError({ provider: 'probe-vendor', kind: 'timeout', message: 'GET /quotes timed out' });
   }
 }
 
@@ -41,8 +48,8 @@ function captured(): { lines: string[]; stream: Writable } {
   return { lines, stream };
 }
 
-async function startApp(logFormat: 'json' | 'pretty', stream: Writable): Promise<INestApplication> {
-  const config = testConfig({ LOG_LEVEL: 'log', LOG_FORMAT: logFormat, JOBS_ENABLED: 'false' });
+async function startApp(logFormat: 'json' | 'pretty', stream: Writable, env: Record<string, string> = {}): Promise<INestApplication> {
+  const config = testConfig({ LOG_LEVEL: 'log', LOG_FORMAT: logFormat, JOBS_ENABLED: 'false', ...env });
   const app = await createApp(config, { logger: createAppLogger(config, stream), imports: [LogProbeModule] });
   await app.init();
   if (config.http.adapter === 'fastify') await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
@@ -90,6 +97,44 @@ describe('Logs (JSON)', () => {
       ]);
     }
     expect(caused.filter((entry) => !ids.includes(entry.requestId as string))).toEqual([]);
+  });
+});
+
+describe('Logs without the request context (LOG_REQUEST_CONTEXT=false, the production default)', () => {
+  const log = captured();
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    app = await startApp('json', log.stream, { LOG_REQUEST_CONTEXT: 'false' });
+  });
+  afterAll(() => app.close());
+
+  const entriesSince = (mark: number) => log.lines.slice(mark).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("names the request id on a 502's warning line, with the upstream's failure", async () => {
+    const mark = log.lines.length;
+    const res = await request(app.getHttpServer()).get('/log-probe/upstream');
+    await settle();
+
+    expect(res.status).toBe(502);
+    expect(entriesSince(mark)).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        context: 'ErrorEnvelopeFilter',
+        requestId: res.headers['x-request-id'],
+        msg: expect.stringContaining('probe-vendor: GET /quotes timed out'),
+      }),
+    );
+  });
+
+  it("names the request id on a 500's error line, though not on the lines written where the request is not at hand", async () => {
+    const mark = log.lines.length;
+    const res = await request(app.getHttpServer()).get('/log-probe');
+    await settle();
+
+    const caused = entriesSince(mark);
+    expect(caused).toContainEqual(expect.objectContaining({ level: 'error', context: 'ErrorEnvelopeFilter', requestId: res.headers['x-request-id'] }));
+    expect(caused.find((entry) => entry.msg === 'probe: about to fail')).not.toHaveProperty('requestId');
   });
 });
 

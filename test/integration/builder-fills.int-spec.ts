@@ -26,9 +26,12 @@ class FakeFiles implements BuilderFillsSource {
   readonly name = 'fake';
   readonly days = new Map<string, Row[]>();
   readonly asked: string[] = [];
+  /** Days whose file cannot be read (the stats host failing). */
+  readonly failing = new Set<string>();
 
   async dailyFills({ builder, day }: DailyBuilderFillsParams): Promise<BuilderFillsDay> {
     this.asked.push(`${builder} ${day}`);
+    if (this.failing.has(day)) throw new Error(`stats host: ${day} timed out`);
     const rows = builder === SERVICE ? this.days.get(day) : undefined;
     if (!rows) return { status: 'not-published', builder, day };
     const fills = withFillKeys(rows.map((row) => ({ ...row, builder, closedPnl: '0', twapId: null, specialTradeType: null, isTrigger: null, tif: 'Gtc' })));
@@ -108,6 +111,23 @@ describe(BuilderFillsJob.name, () => {
     await db.query(`DELETE FROM builder_fill_days`);
     expect((await sut.run(undefined, undefined, NOW)).rows).toBe(0);
     expect(await points(alice)).toHaveLength(2);
+  });
+
+  it('names each day it could not read in its outcome, and goes on with the rest', async () => {
+    files.failing.add('2026-11-25');
+    files.failing.add('2026-11-26');
+    files.days.set(YESTERDAY, [fill({ time: T0 })]);
+
+    const outcome = await sut.run(undefined, undefined, NOW);
+
+    expect(outcome).toMatchObject({
+      rows: 1,
+      failures: 2,
+      failed: [
+        `builder fills ${SERVICE} 2026-11-25: stats host: 2026-11-25 timed out`,
+        `builder fills ${SERVICE} 2026-11-26: stats host: 2026-11-26 timed out`,
+      ],
+    });
   });
 
   it('prices points per bucket, role and the tier at fill time, skips self-matched and small fills, and keeps a running balance', async () => {

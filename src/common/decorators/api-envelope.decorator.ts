@@ -4,7 +4,11 @@ import { EnvelopeDto, ErrorEnvelopeDto, PageFieldsDto } from '../dto/envelope.dt
 import { ErrorCode } from '../errors/error-code';
 
 const REQUEST_ID_HEADER = {
-  'X-Request-Id': { description: 'Server-minted request id (on a billed call, the referenceId of its ledger row)', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description:
+      'Server-minted request id (on a billed call, the referenceId of its ledger row); the log line of a call that failed on the server side (a 502 or 500) names it: quote it when reporting one',
+    schema: { type: 'string' },
+  },
 };
 
 /** Headers the pipeline sets on every public response after key auth, errors and 429 included. */

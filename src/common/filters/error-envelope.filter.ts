@@ -64,8 +64,10 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     if (exception instanceof AppError) {
       return { status: ERROR_STATUS[exception.code], body: envelope(exception.code, exception.message), headers: { ...exception.headers } };
     }
-    // The provider's client has logged it where it failed.
+    // The provider's client logged the call where it failed, but without the request id outside
+    // LOG_REQUEST_CONTEXT (and one failed load can answer several requests): this line names the request.
     if (exception instanceof UpstreamFailure) {
+      this.logger.warn({ msg: `request ${requestId} answered 502: ${exception.message}`, requestId });
       return { status: ERROR_STATUS[ErrorCode.MARKET_UPSTREAM_ERROR], body: envelope(ErrorCode.MARKET_UPSTREAM_ERROR, UPSTREAM_UNAVAILABLE), headers: {} };
     }
     const status = frameworkStatusOf(exception);

@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGliteDriver } from 'typeorm-pglite';
 import { AppConfig } from '../../config/app.config';
 import { MIGRATIONS } from './migration-list';
+import { pgliteDriverModule } from './pglite-pool';
 import { TypeOrmQueryLogger } from './typeorm-query.logger';
 
 export type DatabaseKind = 'postgres' | 'embedded';
@@ -40,7 +40,7 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database'>, enti
   const dataDir = join(config.database.dataDir, 'pg');
   mkdirSync(dataDir, { recursive: true });
   // pg_trgm (fuzzy asset search) is part of PGlite but loads only when named here.
-  return { ...common, driver: new PGliteDriver({ dataDir, extensions: { pg_trgm } }).driver };
+  return { ...common, driver: pgliteDriverModule({ dataDir, extensions: { pg_trgm } }) };
 }
 
 export function createDataSource(config: Pick<AppConfig, 'database'>, entities: EntityList): DataSource {

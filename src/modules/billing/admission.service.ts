@@ -325,7 +325,13 @@ export class AdmissionService {
     }
     this.outage = true;
     billingAdmissionsUnavailable.inc(calls.length);
-    if (mayHaveRun) this.settlements.later(`give-up of admission batch ${batchId}`, () => this.store.abandon(batchId, calls), ADMISSION_RECORD_TTL_MS);
+    if (mayHaveRun) {
+      this.settlements.later({
+        label: `give-up of admission batch ${batchId}`,
+        run: () => this.store.abandon(batchId, calls),
+        recordTtlMs: ADMISSION_RECORD_TTL_MS,
+      });
+    }
     throw unavailable();
   }
 
@@ -361,7 +367,12 @@ export class AdmissionService {
       period: admission.chargedPeriod,
       nowMs: Date.now(),
     };
-    const balance = await this.settlements.settle(`void of ${requestId}`, () => this.store.voidCall(charged), VOID_RECORD_TTL_MS);
+    const balance = await this.settlements.settle({
+      label: `void of ${requestId}`,
+      requestId,
+      run: () => this.store.voidCall(charged),
+      recordTtlMs: VOID_RECORD_TTL_MS,
+    });
     admission.balanceMicro = balance === undefined || balance === '-1' ? null : balance;
   }
 }

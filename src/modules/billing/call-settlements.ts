@@ -8,8 +8,18 @@ const RECORD_MARGIN_MS = 30_000;
 /** At shutdown, one more round for whatever is still pending, no longer than this. */
 const SHUTDOWN_ROUND_MS = 3_000;
 
+/** What a settlement is: a name for the log, the call's request id (on its log lines as a field) and its try. */
+interface SettlementParams<T> {
+  label: string;
+  requestId?: string;
+  run: () => Promise<T>;
+  /** How long the record that makes running it again harmless lives. */
+  recordTtlMs: number;
+}
+
 interface Settlement {
   label: string;
+  requestId?: string;
   run: () => Promise<unknown>;
   firstTriedAt: number;
   /** No try starts this long after the first: the record that makes a repeat harmless lives about as long. */
@@ -35,12 +45,12 @@ export class CallSettlements implements OnApplicationShutdown {
 
   /**
    * Runs `run` now and answers its result, or undefined when it failed; then it keeps retrying in the
-   * background. `label` names it in the log ("void of <request id>"); `recordTtlMs` is how long the record
-   * that makes running it again harmless lives: no try starts after that (less a margin), and one still
-   * unlanded then is counted as failed. Pending (and waited for at shutdown) from its first try.
+   * background. `label` names it in the log ("void of <request id>"); no try starts after `recordTtlMs`
+   * (less a margin), and one still unlanded then is counted as failed. Pending (and waited for at
+   * shutdown) from its first try.
    */
-  async settle<T>(label: string, run: () => Promise<T>, recordTtlMs: number): Promise<T | undefined> {
-    const s: Settlement = { label, run, firstTriedAt: Date.now(), triesForMs: recordTtlMs - RECORD_MARGIN_MS, delayMs: FIRST_RETRY_MS };
+  async settle<T>({ label, requestId, run, recordTtlMs }: SettlementParams<T>): Promise<T | undefined> {
+    const s: Settlement = { label, requestId, run, firstTriedAt: Date.now(), triesForMs: recordTtlMs - RECORD_MARGIN_MS, delayMs: FIRST_RETRY_MS };
     this.track(s);
     try {
       const result = await run();
@@ -48,15 +58,15 @@ export class CallSettlements implements OnApplicationShutdown {
       return result;
     } catch (error) {
       if (!this.pending.has(s)) return undefined;
-      this.logger.warn(`${label} did not land (${(error as Error).message}); retrying until it does`);
+      this.logger.warn(logLine(s, `${label} did not land (${(error as Error).message}); retrying until it does`));
       this.schedule(s);
       return undefined;
     }
   }
 
   /** Runs `run` in the background only (the caller does not wait for it), retried like settle's. */
-  later(label: string, run: () => Promise<unknown>, recordTtlMs: number): void {
-    const s: Settlement = { label, run, firstTriedAt: Date.now(), triesForMs: recordTtlMs - RECORD_MARGIN_MS, delayMs: 0 };
+  later({ label, requestId, run, recordTtlMs }: SettlementParams<unknown>): void {
+    const s: Settlement = { label, requestId, run, firstTriedAt: Date.now(), triesForMs: recordTtlMs - RECORD_MARGIN_MS, delayMs: 0 };
     this.track(s);
     this.schedule(s);
   }
@@ -104,7 +114,7 @@ export class CallSettlements implements OnApplicationShutdown {
 
   private fail(s: Settlement, why: string): void {
     billingSettlementsFailed.inc();
-    this.logger.error(`${s.label} never landed (${why}): that call stays charged`);
+    this.logger.error(logLine(s, `${s.label} never landed (${why}): that call stays charged`));
     this.done(s);
   }
 
@@ -116,4 +126,9 @@ export class CallSettlements implements OnApplicationShutdown {
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/** The call's request id as a field when it has one, so a search by the id the client got finds the line. */
+function logLine(s: Settlement, msg: string): string | { msg: string; requestId: string } {
+  return s.requestId === undefined ? msg : { msg, requestId: s.requestId };
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AppConfig } from '../../config/app.config';
 import { JobOutcome, JobProgress } from '../../jobs/job.types';
+import { JobFailures } from '../../jobs/job-failures';
 import { BUILDER_FILLS_SOURCE, BuilderFillsSource } from '../../providers/hyperliquid/builder-fills-source';
 import { withFillKeys } from '../../providers/hyperliquid/fill-identity';
 import { HyperliquidInfoClient } from '../../providers/hyperliquid/hyperliquid-info.client';
@@ -40,7 +41,7 @@ export class BuilderFillsJob {
     const builders = await this.trackedBuilders();
     const quotes = new SpotQuotes(this.info, this.fills);
     let stored = 0;
-    let failures = 0;
+    const failures = new JobFailures();
     const days = finishedDays(now, backfillDays);
     const pendingDays = new Map<string, string[]>();
     for (const builder of builders) {
@@ -72,9 +73,8 @@ export class BuilderFillsJob {
           await this.fills.markDayIngested(builder.address, fetched.day, fills.length);
         } catch (error) {
           if (signal?.aborted) throw error;
-          failures++;
           unpublished.push(fetched.day);
-          this.logger.warn(`builder fills ${builder.address} ${fetched.day}: ${error instanceof Error ? error.message : String(error)}`);
+          this.logger.warn(failures.add(`builder fills ${builder.address} ${fetched.day}`, error));
         }
       }
       pendingDays.set(builder.address, unpublished);
@@ -84,15 +84,14 @@ export class BuilderFillsJob {
     const yesterday = days[days.length - 1];
     const yesterdayPending = [...pendingDays.values()].some((pending) => pending.includes(yesterday));
     const since = startOfDay(now) - (yesterdayPending ? DAY_MS : 0);
-    const own = await this.ownFills({ builders, since, quotes, active: { days: backfillDays, now: new Date(now) }, signal });
-    stored += await this.fills.store(own.fills);
-    failures += own.failures;
+    const own = await this.ownFills({ builders, since, quotes, active: { days: backfillDays, now: new Date(now) }, failures, signal });
+    stored += await this.fills.store(own);
 
     progress?.report('crediting points');
     const credited = await this.points.accrue(pointsMinNotionalUsd);
     await this.points.refreshRanks();
     const revenueEntries = await this.opcRevenue.refresh(backfillDays + 1);
-    return { rows: stored, failures, details: { builders: builders.length, pointsCredited: credited, revenueEntries } };
+    return { rows: stored, failures: failures.count, failed: failures.named, details: { builders: builders.length, pointsCredited: credited, revenueEntries } };
   }
 
   /** The service's builder (its base rate and the rates after each tier's discount) and every active OPC's. */
@@ -111,17 +110,18 @@ export class BuilderFillsJob {
     since,
     quotes,
     active,
+    failures,
     signal,
   }: {
     builders: TrackedBuilder[];
     since: number;
     quotes: SpotQuotes;
     active: { days: number; now: Date };
+    failures: JobFailures;
     signal?: AbortSignal;
-  }): Promise<{ fills: AttributedFill[]; failures: number }> {
+  }): Promise<AttributedFill[]> {
     const fills: AttributedFill[] = [];
-    let failures = 0;
-    if (builders.length === 0) return { fills, failures };
+    if (builders.length === 0) return fills;
     for (const wallet of await this.fills.activeAccountWallets(active.days, active.now)) {
       signal?.throwIfAborted();
       try {
@@ -133,11 +133,10 @@ export class BuilderFillsJob {
         }
       } catch (error) {
         if (signal?.aborted) throw error;
-        failures++;
-        this.logger.warn(`fills of ${wallet}: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.warn(failures.add(`fills of ${wallet}`, error));
       }
     }
-    return { fills, failures };
+    return fills;
   }
 
   private async userFillsSince(wallet: string, since: number): Promise<Fill[]> {
