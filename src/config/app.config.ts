@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { ConfigurationError, EnvironmentVariables, validateEnvironment } from './env.validation';
+import { DEV_CURSOR_SECRET, DEV_JWT_SECRET } from './production-secrets';
 import { FilingsVendor, filingsVendorOf } from './stock-vendors.env';
 import { AnalysisVendor, analysisVendorOf, NewsFeedSetting, NO_FEED, parseNewsFeeds } from './news.env';
 
@@ -158,10 +159,6 @@ export interface AppConfig {
     rewards: { distributor?: string; tokenSymbol: string; tokenDecimals: number; rpcUrl?: string; fromBlock: number };
   };
 }
-
-// Only for a newcomer's embedded run; validation refuses them in production.
-const DEV_CURSOR_SECRET = 'dev-only-cursor-secret-change-me';
-const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me!!';
 
 /** Loads `.env` (when present, without overriding the real environment) so the CLI and TypeORM CLI see what the server sees. */
 export function loadDotEnv(path = resolve(process.cwd(), '.env')): void {
