@@ -53,7 +53,9 @@ describe.each([
 
   describe('ROTATE_SESSION_SCRIPT', () => {
     const key = AuthKeys.session('sid-1');
-    const rotate = (jti: string, next: string, nowMs: number, exp = 5000) => kv.run(ROTATE_SESSION_SCRIPT, [key], [jti, next, nowMs, 10_000, 1000, exp]);
+    /** `token` is the presented token's sub, iat and exp: by default what was issued for j1 (and for j2, 1000 to 4000). */
+    const rotate = (jti: string, next: string, nowMs: number, token: [string, number, number] = jti === 'j1' ? [ADDRESS, 100, 3700] : [ADDRESS, 1000, 4000]) =>
+      kv.run(ROTATE_SESSION_SCRIPT, [key], [jti, next, nowMs, 10_000, 1000, 5000, ...token]);
 
     beforeEach(() => kv.run(CREATE_SESSION_SCRIPT, [key], ['acc', ADDRESS, 'j1', 100, 3700, 4000, 60_000]));
 
@@ -68,6 +70,21 @@ describe.each([
       expect(await rotate('j1', 'j3', T0 + 10_000)).toEqual(['reused']);
       expect(await kv.hgetall(key)).toEqual({});
       expect(await rotate('j2', 'j4', T0)).toEqual(['ended']);
+    });
+
+    it('refuses the current or just-replaced token with another sub, iat or exp than issued, leaving the session as it was', async () => {
+      for (const token of [
+        [ADDRESS, 100, 3700 + 86_400],
+        [ADDRESS, 99, 3700],
+        [ADDRESS.replace('72', '73'), 100, 3700],
+      ] as const) {
+        expect(await rotate('j1', 'j2', T0, [...token])).toEqual(['forged']);
+      }
+      expect(await rotate('j1', 'j2', T0)).toEqual(['rotated', 'j2', '1000', '4000']);
+      expect(await rotate('j1', 'j3', T0 + 1, [ADDRESS, 100, 3700 + 86_400])).toEqual(['forged']);
+      expect(await rotate('j1', 'j3', T0 + 1)).toEqual(['retry', 'j2', '1000', '4000']);
+      expect(await rotate('j2', 'j3', T0 + 2, [ADDRESS, 1000, 9000])).toEqual(['forged']);
+      expect((await kv.hgetall(key)).jti).toBe('j2');
     });
 
     it('ends the session on a token it never had', async () => {
