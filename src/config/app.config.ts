@@ -58,6 +58,8 @@ export interface AppConfig {
   auth: {
     siwe: { domain: string; uri: string; chainId: number; statement: string };
     challengeTtlMs: number;
+    /** AUTH_CHALLENGES_MAX: login challenges outstanding at once, over every client. */
+    maxOutstanding: number;
     tokenTtlMs: number;
     sessionMaxMs: number;
     refreshGraceMs: number;
@@ -346,6 +348,7 @@ function authSettings(env: EnvironmentVariables): AppConfig['auth'] {
       statement: env.AUTH_SIWE_STATEMENT ?? DEFAULT_SIWE_STATEMENT,
     },
     challengeTtlMs: env.AUTH_CHALLENGE_TTL_MS,
+    maxOutstanding: env.AUTH_CHALLENGES_MAX,
     tokenTtlMs: env.AUTH_TOKEN_TTL_MS,
     sessionMaxMs: env.AUTH_SESSION_MAX_MS,
     refreshGraceMs: env.AUTH_REFRESH_GRACE_MS,

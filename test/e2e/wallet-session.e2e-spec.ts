@@ -351,3 +351,42 @@ describe('Wallet sessions: the auth routes’ own rate limits', () => {
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
   });
 });
+
+describe('Wallet sessions: the bound on outstanding login challenges', () => {
+  let t: TestApp;
+  let clock: AuthClock;
+
+  beforeAll(async () => {
+    t = await createTestApp(testConfig({ AUTH_CHALLENGES_MAX: '3' }));
+    clock = t.app.get(AuthClock);
+  });
+  afterAll(() => t.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  it('answers 503 with Retry-After past AUTH_CHALLENGES_MAX over every client, and issues again once one is used or expires', async () => {
+    const wallets = [Wallet.createRandom(), Wallet.createRandom(), Wallet.createRandom()];
+    const challenges = [];
+    for (const wallet of wallets) challenges.push(await challengeFor(t, wallet));
+    const refused = await post(t, '/auth/login', { address: Wallet.createRandom().address });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      msg: expect.stringMatching(/^nonce: too many sign-ins are in progress; try again in \d+ s$/),
+      data: null,
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(300);
+
+    // A signed challenge leaves the count: one place again.
+    const { message } = challenges[0];
+    const signed = await post(t, '/auth/sign-message', { address: wallets[0].address, message, signature: await wallets[0].signMessage(message) });
+    expect(signed.status).toBe(200);
+    await challengeFor(t, Wallet.createRandom());
+    expect((await post(t, '/auth/login', { address: Wallet.createRandom().address })).status).toBe(503);
+
+    // Expired challenges leave it too.
+    jest.spyOn(clock, 'now').mockReturnValue(Date.now() + 300_001);
+    for (let n = 0; n < 3; n++) await challengeFor(t, Wallet.createRandom());
+  });
+});

@@ -3,6 +3,8 @@ import { KvScript } from '../../infra/kv/kv-store';
 /** Where the backend's sign-in state lives in the KV store. */
 export const AuthKeys = {
   challenge: (nonce: string) => `auth:challenge:${nonce}`,
+  /** Sorted set of the live challenges' nonces, scored by expiry (epoch ms): what bounds them all together. */
+  outstandingChallenges: () => 'auth:challenges',
   session: (sessionId: string) => `auth:session:${sessionId}`,
   window: (bucket: string, windowIndex: number) => `auth:rl:${bucket}:${windowIndex}`,
 } as const;
@@ -11,6 +13,38 @@ export const AuthKeys = {
 export function challengeValue(expiresAtMs: number, address: string, message: string): string {
   return `${expiresAtMs}|${address}|${message}`;
 }
+
+/** ISSUE_CHALLENGE_SCRIPT's answer: stored; refused at the bound, with the oldest live challenge's expiry (epoch ms); or the nonce taken. */
+export type IssueChallengeReply = ['issued'] | ['full', string] | ['taken'];
+
+/**
+ * Stores a new challenge unless `max` are outstanding already, over every client together: the per-client
+ * window bounds one address (IPv6 by /64), not an attacker holding many. Expired nonces leave the count
+ * first, by the caller's clock, and a consumed one at once (CONSUME_CHALLENGE_SCRIPT).
+ * KEYS: challenge, outstanding. ARGV: nonce, value, nowMs, expiresAtMs, ttlMs, max.
+ */
+export const ISSUE_CHALLENGE_SCRIPT: KvScript<IssueChallengeReply> = {
+  name: 'auth-issue-challenge',
+  lua: `
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[6]) then
+  return {'full', redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')[2]}
+end
+if not redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[5]) then return {'taken'} end
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+return {'issued'}
+`,
+  local(data, [challenge, outstanding], [nonce, value, nowMs, expiresAtMs, ttlMs, max]) {
+    data.zremRangeByScoreUpTo(outstanding, Number(nowMs));
+    if (data.zcard(outstanding) >= Number(max)) return ['full', String(data.zfirst(outstanding)!.score)];
+    if (data.exists(challenge)) return ['taken'];
+    data.set(challenge, value, Number(ttlMs));
+    data.zadd(outstanding, Number(expiresAtMs), nonce);
+    data.pexpire(outstanding, Number(ttlMs));
+    return ['issued'];
+  },
+};
 
 export enum ChallengeOutcome {
   /** Unknown nonce: never issued, expired, or used already. */
@@ -23,8 +57,9 @@ export enum ChallengeOutcome {
 /**
  * Consumes a challenge if it is live and `address|message` is exactly what was issued. Atomic, so two
  * sign-ins racing with one signed challenge get one session between them. An expired one is dropped (the
- * key's TTL is only its garbage collection: the clock that decides is the caller's).
- * KEYS: challenge. ARGV: address, message, nowMs.
+ * key's TTL is only its garbage collection: the clock that decides is the caller's). Either way the nonce
+ * leaves the outstanding count.
+ * KEYS: challenge, outstanding. ARGV: address, message, nowMs, nonce.
  */
 export const CONSUME_CHALLENGE_SCRIPT: KvScript<ChallengeOutcome> = {
   name: 'auth-consume-challenge',
@@ -32,21 +67,28 @@ export const CONSUME_CHALLENGE_SCRIPT: KvScript<ChallengeOutcome> = {
 local v = redis.call('GET', KEYS[1])
 if not v then return 0 end
 local bar = string.find(v, '|', 1, true)
-if tonumber(ARGV[3]) >= tonumber(string.sub(v, 1, bar - 1)) then redis.call('DEL', KEYS[1]) return 0 end
+if tonumber(ARGV[3]) >= tonumber(string.sub(v, 1, bar - 1)) then
+  redis.call('DEL', KEYS[1])
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  return 0
+end
 if string.sub(v, bar + 1) ~= ARGV[1] .. '|' .. ARGV[2] then return -1 end
 redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[4])
 return 1
 `,
-  local(data, [key], [address, message, nowMs]) {
+  local(data, [key, outstanding], [address, message, nowMs, nonce]) {
     const value = data.get(key);
     if (value === null) return ChallengeOutcome.UNKNOWN;
     const bar = value.indexOf('|');
     if (Number(nowMs) >= Number(value.slice(0, bar))) {
       data.del(key);
+      data.zrem(outstanding, nonce);
       return ChallengeOutcome.UNKNOWN;
     }
     if (value.slice(bar + 1) !== `${address}|${message}`) return ChallengeOutcome.MISMATCH;
     data.del(key);
+    data.zrem(outstanding, nonce);
     return ChallengeOutcome.CONSUMED;
   },
 };
