@@ -1,12 +1,23 @@
+import { randomBytes } from 'node:crypto';
 import { loadAppConfig, SCHEDULED_JOBS } from './app.config';
 import { ConfigurationError } from './env.validation';
 
 /** What production requires (every replica shares them); each test that starts production gives them. */
 const PRODUCTION_SECRETS = {
-  CURSOR_SECRET: 'a-cursor-secret-of-32-characters',
-  JWT_SECRET: 'a-jwt-secret-of-32-characters!!',
+  CURSOR_SECRET: randomBytes(48).toString('base64'),
+  JWT_SECRET: randomBytes(48).toString('base64'),
   AUTH_SIWE_DOMAIN: 'portal.example.com',
 };
+
+function problemsOf(raw: Record<string, string>): string[] {
+  try {
+    loadAppConfig(raw);
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a configuration error');
+}
 
 describe('loadAppConfig: redis', () => {
   it('leaves ioredis auto-pipelining off unless REDIS_AUTO_PIPELINING asks for it', () => {
@@ -114,8 +125,8 @@ describe('loadAppConfig: production secrets', () => {
       }
     })();
     expect(problems).toEqual([
-      'CURSOR_SECRET must be set in production (shared by every replica)',
-      'JWT_SECRET must be set in production (shared by every replica)',
+      'CURSOR_SECRET must be set in production (shared by every replica); make one with: openssl rand -base64 48',
+      'JWT_SECRET must be set in production (shared by every replica); make one with: openssl rand -base64 48',
       'AUTH_SIWE_DOMAIN must be set in production (the host the developer portal is served from)',
     ]);
   });
@@ -127,7 +138,7 @@ describe('loadAppConfig: production secrets', () => {
         NODE_ENV: 'production',
         PORT: 'eighty',
         HL_FILLS_RETENTION_DAYS: '0',
-        JWT_SECRET: 'a-jwt-secret-of-32-characters!!',
+        JWT_SECRET: PRODUCTION_SECRETS.JWT_SECRET,
         AUTH_SIWE_DOMAIN: 'a.example',
       });
     } catch (error) {
@@ -137,6 +148,29 @@ describe('loadAppConfig: production secrets', () => {
     const { problems } = thrown as ConfigurationError;
     expect(problems).toHaveLength(3);
     expect(problems.join('\n')).toMatch(/PORT: .*\nHL_FILLS_RETENTION_DAYS: .*\nCURSOR_SECRET must be set in production/);
+  });
+
+  it('refuses in production the development secrets that ship in the source', () => {
+    const shipped = { CURSOR_SECRET: 'dev-only-cursor-secret-change-me', JWT_SECRET: 'dev-only-jwt-secret-change-me!!' };
+    expect(problemsOf({ ...PRODUCTION_SECRETS, NODE_ENV: 'production', ...shipped })).toEqual([
+      'CURSOR_SECRET: the development value that ships in the repository is public; make one with: openssl rand -base64 48',
+      'JWT_SECRET: the development value that ships in the repository is public; make one with: openssl rand -base64 48',
+    ]);
+    // Outside production the embedded run still starts on them.
+    expect(loadAppConfig({ NODE_ENV: 'development', ...shipped }).security).toEqual({ cursorSecret: shipped.CURSOR_SECRET, jwtSecret: shipped.JWT_SECRET });
+  });
+
+  it('requires at least 32 bytes of each secret in production, counting bytes, not characters', () => {
+    const short = { CURSOR_SECRET: 'c'.repeat(31), JWT_SECRET: `${'ü'.repeat(15)}x` };
+    expect(problemsOf({ ...PRODUCTION_SECRETS, NODE_ENV: 'production', ...short })).toEqual([
+      'CURSOR_SECRET: 31 bytes; production needs at least 32 (make one with: openssl rand -base64 48)',
+      'JWT_SECRET: 31 bytes; production needs at least 32 (make one with: openssl rand -base64 48)',
+    ]);
+    const enough = { CURSOR_SECRET: 'c'.repeat(32), JWT_SECRET: 'ü'.repeat(16) };
+    expect(loadAppConfig({ ...PRODUCTION_SECRETS, NODE_ENV: 'production', ...enough }).security).toEqual({
+      cursorSecret: enough.CURSOR_SECRET,
+      jwtSecret: enough.JWT_SECRET,
+    });
   });
 
   it('starts production with them, the challenge naming the portal over https', () => {

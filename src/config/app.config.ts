@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { ConfigurationError, EnvironmentVariables, validateEnvironment } from './env.validation';
+import { DEV_CURSOR_SECRET, DEV_JWT_SECRET } from './production-secrets';
 import { FilingsVendor, filingsVendorOf } from './stock-vendors.env';
 import { AnalysisVendor, analysisVendorOf, NewsFeedSetting, NO_FEED, parseNewsFeeds } from './news.env';
 
@@ -57,6 +58,8 @@ export interface AppConfig {
   auth: {
     siwe: { domain: string; uri: string; chainId: number; statement: string };
     challengeTtlMs: number;
+    /** AUTH_CHALLENGES_MAX: login challenges outstanding at once, over every client. */
+    maxOutstanding: number;
     tokenTtlMs: number;
     sessionMaxMs: number;
     refreshGraceMs: number;
@@ -158,10 +161,6 @@ export interface AppConfig {
     rewards: { distributor?: string; tokenSymbol: string; tokenDecimals: number; rpcUrl?: string; fromBlock: number };
   };
 }
-
-// Only for a newcomer's embedded run; validation refuses them in production.
-const DEV_CURSOR_SECRET = 'dev-only-cursor-secret-change-me';
-const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me!!';
 
 /** Loads `.env` (when present, without overriding the real environment) so the CLI and TypeORM CLI see what the server sees. */
 export function loadDotEnv(path = resolve(process.cwd(), '.env')): void {
@@ -349,6 +348,7 @@ function authSettings(env: EnvironmentVariables): AppConfig['auth'] {
       statement: env.AUTH_SIWE_STATEMENT ?? DEFAULT_SIWE_STATEMENT,
     },
     challengeTtlMs: env.AUTH_CHALLENGE_TTL_MS,
+    maxOutstanding: env.AUTH_CHALLENGES_MAX,
     tokenTtlMs: env.AUTH_TOKEN_TTL_MS,
     sessionMaxMs: env.AUTH_SESSION_MAX_MS,
     refreshGraceMs: env.AUTH_REFRESH_GRACE_MS,

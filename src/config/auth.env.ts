@@ -40,6 +40,16 @@ export class AuthVariables extends NotificationVariables {
   @Max(3_600_000)
   AUTH_CHALLENGE_TTL_MS = 300_000;
 
+  /**
+   * Login challenges outstanding at once over every client (under 1 KB of KV store each); past it, login
+   * answers 503 with Retry-After until some are used or expire.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  AUTH_CHALLENGES_MAX = 20_000;
+
   /** Lifetime of one access token; refresh before it ends. */
   @Transform(toInt)
   @IsInt()

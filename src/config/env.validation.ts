@@ -2,6 +2,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
 import { emptyToUndefined, IsConnectionUrl, IsTrustProxy, toBoolean, toInt } from './env-validators';
 import { MarketVendorVariables } from './market-vendors.env';
+import { productionSecretProblem } from './production-secrets';
 
 /** Every environment variable the service reads; mirrors .env.example line by line. */
 export class EnvironmentVariables extends MarketVendorVariables {
@@ -413,7 +414,9 @@ export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVa
   if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   if (env.NODE_ENV === 'production') {
     for (const name of ['CURSOR_SECRET', 'JWT_SECRET'] as const) {
-      if (!env[name]) problems.push(`${name} must be set in production (shared by every replica)`);
+      // A value the decorators refused already has its line.
+      const problem = errors.some((e) => e.property === name) ? undefined : productionSecretProblem(name, env[name]);
+      if (problem) problems.push(problem);
     }
     // The challenge names the portal's host: a default taken from the listening address would name an internal one.
     if (!env.AUTH_SIWE_DOMAIN) problems.push('AUTH_SIWE_DOMAIN must be set in production (the host the developer portal is served from)');

@@ -1,11 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { loadAppConfig } from './app.config';
 import { ConfigurationError } from './env.validation';
 
 const USER_AGENT = 'Sample Company Name AdminContact@example.com';
 const PRODUCTION = {
   NODE_ENV: 'production',
-  CURSOR_SECRET: 'a-cursor-secret-of-32-characters',
-  JWT_SECRET: 'a-jwt-secret-of-32-characters!!',
+  CURSOR_SECRET: randomBytes(48).toString('base64'),
+  JWT_SECRET: randomBytes(48).toString('base64'),
   AUTH_SIWE_DOMAIN: 'portal.example.com',
 };
 

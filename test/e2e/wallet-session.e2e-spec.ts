@@ -243,6 +243,38 @@ describe('Wallet sessions (/api/v1/auth)', () => {
       expect(Object.keys(claims).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'sid', 'sub']);
     });
 
+    it('refuses a token re-signed with a later exp, another iat or another sub 401 INVALID_TOKEN, and the session lives on', async () => {
+      const wallet = Wallet.createRandom();
+      const { token } = await signIn(t, wallet);
+      const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+      const resign = (changes: object) => new JwtService({ secret: t.config.security.jwtSecret }).sign({ ...claims, ...changes });
+      const yearAhead = resign({ exp: claims.exp + 365 * 86_400 });
+      const forged = [yearAhead, resign({ iat: claims.iat - 60 }), resign({ sub: Wallet.createRandom().address.toLowerCase() })];
+      for (const bad of forged) {
+        for (const res of [await keysOf(t, bad), await post(t, '/auth/refresh', undefined, bad), await post(t, '/auth/logout', undefined, bad)]) {
+          expect(res.status).toBe(401);
+          expect(res.body).toMatchObject({ code: 'INVALID_TOKEN', msg: 'authorization: the token is not the one issued for its session', data: null });
+        }
+      }
+      expect((await keysOf(t, token)).status).toBe(200);
+      // Past the issued expiry the genuine token is expired and the re-signed one is still refused.
+      shiftClock(3_600_001);
+      expect((await keysOf(t, token)).body.code).toBe('TOKEN_EXPIRED');
+      expect((await keysOf(t, yearAhead)).body.code).toBe('INVALID_TOKEN');
+      expect((await post(t, '/auth/refresh', undefined, yearAhead)).body.code).toBe('INVALID_TOKEN');
+    });
+
+    it('refuses a rotated token re-signed with a later exp within the grace, without ending the session', async () => {
+      const first = await signIn(t);
+      const second = (await post(t, '/auth/refresh', undefined, first.token)).body.data;
+      const claims = JSON.parse(Buffer.from(first.token.split('.')[1], 'base64url').toString());
+      const later = new JwtService({ secret: t.config.security.jwtSecret }).sign({ ...claims, exp: claims.exp + 86_400 });
+      const retry = await post(t, '/auth/refresh', undefined, later);
+      expect(retry.status).toBe(401);
+      expect(retry.body.code).toBe('INVALID_TOKEN');
+      expect((await keysOf(t, second.token)).status).toBe(200);
+    });
+
     it('answers 401 UNAUTHORIZED without a bearer token', async () => {
       const res = await keysOf(t, undefined as unknown as string);
       expect(res.status).toBe(401);
@@ -317,5 +349,44 @@ describe('Wallet sessions: the auth routes’ own rate limits', () => {
     expect(refused.body).toMatchObject({ code: 'RATE_LIMITED', data: null });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+  });
+});
+
+describe('Wallet sessions: the bound on outstanding login challenges', () => {
+  let t: TestApp;
+  let clock: AuthClock;
+
+  beforeAll(async () => {
+    t = await createTestApp(testConfig({ AUTH_CHALLENGES_MAX: '3' }));
+    clock = t.app.get(AuthClock);
+  });
+  afterAll(() => t.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  it('answers 503 with Retry-After past AUTH_CHALLENGES_MAX over every client, and issues again once one is used or expires', async () => {
+    const wallets = [Wallet.createRandom(), Wallet.createRandom(), Wallet.createRandom()];
+    const challenges = [];
+    for (const wallet of wallets) challenges.push(await challengeFor(t, wallet));
+    const refused = await post(t, '/auth/login', { address: Wallet.createRandom().address });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      msg: expect.stringMatching(/^nonce: too many sign-ins are in progress; try again in \d+ s$/),
+      data: null,
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(300);
+
+    // A signed challenge leaves the count: one place again.
+    const { message } = challenges[0];
+    const signed = await post(t, '/auth/sign-message', { address: wallets[0].address, message, signature: await wallets[0].signMessage(message) });
+    expect(signed.status).toBe(200);
+    await challengeFor(t, Wallet.createRandom());
+    expect((await post(t, '/auth/login', { address: Wallet.createRandom().address })).status).toBe(503);
+
+    // Expired challenges leave it too.
+    jest.spyOn(clock, 'now').mockReturnValue(Date.now() + 300_001);
+    for (let n = 0; n < 3; n++) await challengeFor(t, Wallet.createRandom());
   });
 });

@@ -39,16 +39,21 @@ export function errorResponseHeaders(status: number): Record<string, { descripti
 /**
  * Documents one error status of a route: the error envelope, the codes it travels with, and the headers
  * the pipeline sets on it. `open` routes (health probes) sit outside the key pipeline: no rate-limit or
- * balance headers on them.
+ * balance headers on them. `headers` adds what this error alone carries (an open route's Retry-After).
  */
-export function ApiErrorResponse(status: number, codes: ErrorCode[], description: string, { open = false }: { open?: boolean } = {}) {
+export function ApiErrorResponse(
+  status: number,
+  codes: ErrorCode[],
+  description: string,
+  { open = false, headers = {} }: { open?: boolean; headers?: Record<string, { description: string; schema: object }> } = {},
+) {
   return applyDecorators(
     ApiExtraModels(ErrorEnvelopeDto),
     ApiResponse({
       status,
       description: `${description} (code: ${codes.join(' | ')})`,
       schema: { $ref: getSchemaPath(ErrorEnvelopeDto) },
-      headers: open ? KEYLESS_ERROR_HEADERS : errorResponseHeaders(status),
+      headers: { ...(open ? KEYLESS_ERROR_HEADERS : errorResponseHeaders(status)), ...headers },
     }),
   );
 }

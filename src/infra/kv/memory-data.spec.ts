@@ -264,4 +264,29 @@ describe(MemoryData.name, () => {
       expect(sut.spop('s', 2)).toEqual([]);
     });
   });
+
+  describe('sorted sets', () => {
+    it('counts members once, drops those scored up to a bound, and names the lowest (ties by member)', () => {
+      sut.zadd('z', 30, 'c');
+      sut.zadd('z', 10, 'b');
+      sut.zadd('z', 10, 'a');
+      sut.zadd('z', 20, 'a');
+
+      expect(sut.zcard('z')).toBe(3);
+      expect(sut.zfirst('z')).toEqual({ member: 'b', score: 10 });
+      expect(sut.zremRangeByScoreUpTo('z', 20)).toBe(2);
+      expect(sut.zfirst('z')).toEqual({ member: 'c', score: 30 });
+      expect(sut.zrem('z', 'c')).toBe(true);
+      expect(sut.exists('z')).toBe(false);
+      expect(sut.zfirst('z')).toBeNull();
+    });
+
+    it('is a type of its own: a hash is no sorted set, nor the reverse', () => {
+      sut.hset('h', { f: 'v' });
+      sut.zadd('z', 1, 'm');
+
+      expect(() => sut.zcard('h')).toThrow(WRONGTYPE);
+      expect(() => sut.hget('z', 'm')).toThrow(WRONGTYPE);
+    });
+  });
 });

@@ -1,4 +1,9 @@
-type Value = string | Map<string, string> | string[] | Set<string>;
+/** A sorted set: member -> score. A class of its own, so a hash (a Map) is never taken for one. */
+class SortedSet {
+  readonly scores = new Map<string, number>();
+}
+
+type Value = string | Map<string, string> | string[] | Set<string> | SortedSet;
 
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -8,7 +13,7 @@ interface Entry {
 }
 
 /**
- * The data model of the in-process store: Redis' string, hash, list and set types with millisecond
+ * The data model of the in-process store: Redis' string, hash, list, set and sorted-set types with millisecond
  * expiry, as synchronous operations so a script twin runs without interleaving. Integers are kept
  * as decimal strings, as Redis keeps them.
  */
@@ -163,6 +168,42 @@ export class MemoryData {
     if (set.size === 0) this.entries.delete(key);
     return popped;
   }
+
+  zadd(key: string, score: number, member: string): void {
+    this.typed(key, isSortedSet, () => new SortedSet())!.scores.set(member, score);
+  }
+
+  zrem(key: string, member: string): boolean {
+    const zset = this.typed(key, isSortedSet);
+    const removed = zset?.scores.delete(member) ?? false;
+    if (zset && zset.scores.size === 0) this.entries.delete(key);
+    return removed;
+  }
+
+  zcard(key: string): number {
+    return this.typed(key, isSortedSet)?.scores.size ?? 0;
+  }
+
+  /** ZREMRANGEBYSCORE key -inf max: drops every member scored at most `max`; answers how many. */
+  zremRangeByScoreUpTo(key: string, max: number): number {
+    const zset = this.typed(key, isSortedSet);
+    if (!zset) return 0;
+    let removed = 0;
+    for (const [member, score] of zset.scores) {
+      if (score <= max && zset.scores.delete(member)) removed++;
+    }
+    if (zset.scores.size === 0) this.entries.delete(key);
+    return removed;
+  }
+
+  /** ZRANGE key 0 0 WITHSCORES: the lowest-scored member (ties by member, as Redis orders them), or null. */
+  zfirst(key: string): { member: string; score: number } | null {
+    let first: { member: string; score: number } | null = null;
+    for (const [member, score] of this.typed(key, isSortedSet)?.scores ?? []) {
+      if (!first || score < first.score || (score === first.score && member < first.member)) first = { member, score };
+    }
+    return first;
+  }
 }
 
 function isString(v: Value): v is string {
@@ -176,6 +217,9 @@ function isList(v: Value): v is string[] {
 }
 function isSet(v: Value): v is Set<string> {
   return v instanceof Set;
+}
+function isSortedSet(v: Value): v is SortedSet {
+  return v instanceof SortedSet;
 }
 function parseInteger(raw: string): number {
   if (!/^-?\d+$/.test(raw)) throw new Error('ERR value is not an integer or out of range');

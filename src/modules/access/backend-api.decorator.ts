@@ -14,7 +14,7 @@ export function ApiSessionRefusal() {
   return ApiErrorResponse(
     401,
     [ErrorCode.UNAUTHORIZED, ErrorCode.INVALID_TOKEN, ErrorCode.TOKEN_EXPIRED],
-    'No bearer token (UNAUTHORIZED); a token that is not ours, was replaced by a refresh or whose session ended (INVALID_TOKEN); an expired one (TOKEN_EXPIRED)',
+    'No bearer token (UNAUTHORIZED); a token that is not ours, not exactly as issued (its sub, iat and exp are checked against its session), was replaced by a refresh or whose session ended (INVALID_TOKEN); an expired one (TOKEN_EXPIRED)',
     { open: true },
   );
 }

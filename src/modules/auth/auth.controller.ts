@@ -37,6 +37,13 @@ export class AuthController {
   @ApiOperation({ summary: 'A Sign-In with Ethereum challenge for the wallet (valid 5 minutes, usable once)', security: [] })
   @ApiEnvelope(LoginChallengeDto, { open: true })
   @ApiErrorResponse(400, [ErrorCode.VALIDATION_ERROR], 'address is not an address, or mixed case with a wrong EIP-55 checksum', { open: true })
+  @ApiErrorResponse(
+    503,
+    [ErrorCode.SERVICE_UNAVAILABLE],
+    'AUTH_CHALLENGES_MAX (default 20,000) challenges are outstanding over every client: none is issued until one is signed in with ' +
+      'or expires; Retry-After says when the oldest expires. Also the KV store not answering',
+    { open: true, headers: { 'Retry-After': { description: 'Seconds until the oldest outstanding challenge expires', schema: { type: 'integer' } } } },
+  )
   login(@Body() { address }: LoginDto) {
     return this.auth.login(address);
   }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { getAddress } from 'ethers';
 import { randomBytes } from 'node:crypto';
@@ -7,8 +7,12 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { AuthClock } from './auth-clock';
-import { AuthKeys, challengeValue, ChallengeOutcome, CONSUME_CHALLENGE_SCRIPT } from './auth.scripts';
+import { HEADER } from '../../common/http/response-headers';
+import { AuthKeys, challengeValue, ChallengeOutcome, CONSUME_CHALLENGE_SCRIPT, ISSUE_CHALLENGE_SCRIPT } from './auth.scripts';
 import { formatSiweMessage, nonceOfMessage } from './siwe-message';
+
+/** At the bound, a flood would otherwise log a line per refused login. */
+const FULL_WARNING_INTERVAL_MS = 60_000;
 
 /** A login challenge as contract 2.8 answers it. */
 export interface LoginChallenge {
@@ -18,11 +22,14 @@ export interface LoginChallenge {
 
 /**
  * The Sign-In with Ethereum challenges: issued with a fresh nonce and kept, exact text and all, in the KV
- * store for their lifetime; consumed once, by a sign-in that presents exactly that text.
+ * store for their lifetime; consumed once, by a sign-in that presents exactly that text. At most
+ * AUTH_CHALLENGES_MAX are outstanding at once; past that login answers 503 with Retry-After.
  */
 @Injectable()
 export class LoginChallenges {
+  private readonly logger = new Logger(LoginChallenges.name);
   private readonly settings: AppConfig['auth'];
+  private lastFullWarningAt = -Infinity;
 
   constructor(
     @Inject(KV_STORE) private readonly kv: KvStore,
@@ -49,17 +56,39 @@ export class LoginChallenges {
       issuedAt: new Date(issuedAtMs),
       expiresAt: new Date(expiresAtMs),
     });
-    const stored = await this.kv.setIfAbsent(AuthKeys.challenge(nonce), challengeValue(expiresAtMs, address, message), this.settings.challengeTtlMs);
+    const { challengeTtlMs, maxOutstanding } = this.settings;
+    const reply = await this.kv.run(
+      ISSUE_CHALLENGE_SCRIPT,
+      [AuthKeys.challenge(nonce), AuthKeys.outstandingChallenges()],
+      [nonce, challengeValue(expiresAtMs, address, message), issuedAtMs, expiresAtMs, challengeTtlMs, maxOutstanding],
+    );
+    if (reply[0] === 'full') throw this.atTheBound(issuedAtMs, Number(reply[1]));
     // 128 random bits do not collide; should they, the caller asks again rather than share a nonce.
-    if (!stored) throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'nonce: could not issue a challenge; try again');
+    if (reply[0] === 'taken') throw new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'nonce: could not issue a challenge; try again');
     return { message, nonce };
+  }
+
+  /** 503 until the oldest outstanding challenge expires: the bound is the service's, not this caller's window. */
+  private atTheBound(nowMs: number, oldestExpiresAtMs: number): AppError {
+    if (nowMs - this.lastFullWarningAt >= FULL_WARNING_INTERVAL_MS) {
+      this.lastFullWarningAt = nowMs;
+      this.logger.warn(`login refused: ${this.settings.maxOutstanding} challenges outstanding (AUTH_CHALLENGES_MAX) until some are used or expire`);
+    }
+    const retryAfterS = Math.max(1, Math.ceil((oldestExpiresAtMs - nowMs) / 1000));
+    return new AppError(ErrorCode.SERVICE_UNAVAILABLE, `nonce: too many sign-ins are in progress; try again in ${retryAfterS} s`, {
+      [HEADER.retryAfter]: String(retryAfterS),
+    });
   }
 
   /** Uses up the challenge `message` names for `address`; 401 INVALID_CHALLENGE when there is none to use. */
   async consume(address: string, message: string): Promise<void> {
     const nonce = nonceOfMessage(message);
     if (!nonce) throw new AppError(ErrorCode.INVALID_CHALLENGE, 'message: names no nonce; sign the message login returned');
-    const outcome = await this.kv.run(CONSUME_CHALLENGE_SCRIPT, [AuthKeys.challenge(nonce)], [address, message, this.clock.now()]);
+    const outcome = await this.kv.run(
+      CONSUME_CHALLENGE_SCRIPT,
+      [AuthKeys.challenge(nonce), AuthKeys.outstandingChallenges()],
+      [address, message, this.clock.now(), nonce],
+    );
     if (outcome === ChallengeOutcome.UNKNOWN) {
       throw new AppError(ErrorCode.INVALID_CHALLENGE, 'message: its nonce is unknown, expired or already used; log in again');
     }

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app.config';
 import { KV_STORE, KvStore } from '../../infra/kv/kv-store';
 import { AuthClock } from './auth-clock';
-import { AuthKeys, CREATE_SESSION_SCRIPT, ROTATE_SESSION_SCRIPT } from './auth.scripts';
+import { AuthKeys, CREATE_SESSION_SCRIPT, isIssuedToken, PresentedToken, ROTATE_SESSION_SCRIPT } from './auth.scripts';
 import { invalidToken, IssuedToken, newTokenId, SessionClaims, SessionTokens } from './session-tokens';
 
 /** A live session as its KV record holds it. */
@@ -43,23 +43,36 @@ export class WalletSessions {
     return this.tokens.issue(claims);
   }
 
-  /** The session a verified token belongs to, if that token is still its current one. */
+  /** The session a verified token belongs to, if that token is still its current one, exactly as issued. */
   async current(claims: SessionClaims): Promise<WalletSession> {
     const record = await this.kv.hgetall(AuthKeys.session(claims.sid));
     if (!record.jti) throw invalidToken('the session has ended; sign in again');
     if (record.jti !== claims.jti) throw invalidToken('the token was replaced by a refresh');
+    if (!isIssuedToken({ address: record.address, iat: record.iat, exp: record.exp }, presented(claims))) throw notAsIssued();
     return { accountId: record.account, walletAddress: record.address };
   }
 
   /** A successor for the session's current token (the old one stops at once); see ROTATE_SESSION_SCRIPT. */
   async rotate(claims: SessionClaims): Promise<IssuedToken> {
     const nowMs = this.clock.now();
+    const token = presented(claims);
     const reply = await this.kv.run(
       ROTATE_SESSION_SCRIPT,
       [AuthKeys.session(claims.sid)],
-      [claims.jti, newTokenId(), nowMs, this.settings.refreshGraceMs, seconds(nowMs), seconds(nowMs + this.settings.tokenTtlMs)],
+      [
+        claims.jti,
+        newTokenId(),
+        nowMs,
+        this.settings.refreshGraceMs,
+        seconds(nowMs),
+        seconds(nowMs + this.settings.tokenTtlMs),
+        token.sub,
+        token.iat,
+        token.exp,
+      ],
     );
     if (reply[0] === 'ended') throw invalidToken('the session has ended; sign in again');
+    if (reply[0] === 'forged') throw notAsIssued();
     if (reply[0] === 'reused') {
       this.logger.warn(`session ${claims.sid} of ${claims.sub} ended: a replaced token was presented again`);
       throw invalidToken('the token was already replaced; the session has ended for safety, sign in again');
@@ -75,6 +88,16 @@ export class WalletSessions {
   private expiryAt(nowMs: number, sessionEndsAt: number): number {
     return Math.min(seconds(nowMs + this.settings.tokenTtlMs), sessionEndsAt);
   }
+}
+
+/** The claims the session record is checked against, spelled as the KV store keeps them. */
+function presented({ sub, iat, exp }: SessionClaims): PresentedToken {
+  return { sub, iat: String(iat), exp: String(exp) };
+}
+
+// Signed with our secret yet not what we issued: whoever made it holds the secret, so say nothing more.
+function notAsIssued() {
+  return invalidToken('the token is not the one issued for its session');
 }
 
 function seconds(ms: number): number {
