@@ -1,5 +1,7 @@
 import { Get, Param, Query, Res } from '@nestjs/common';
-import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
+import { ApiParam } from '@nestjs/swagger';
+import { ApiEnvelope, ApiErrorResponse } from '../../common/decorators/api-envelope.decorator';
+import { ErrorCode } from '../../common/errors/error-code';
 import { AnswersJsonText } from '../../common/http/json-text';
 import { PublicApiController, PublicEndpoint } from '../access/public-endpoint.decorator';
 import { DataAgeHeader } from '../markets/data-age';
@@ -69,13 +71,20 @@ export class StocksController {
 
   @Get(':symbol/sec-filings')
   @PublicEndpoint('stocks.sec-filings', "A US stock's SEC EDGAR filings")
-  @ApiSymbolPath(STOCK_SYMBOL)
+  @ApiParam({ name: 'symbol', ...STOCK_SYMBOL })
+  @ApiErrorResponse(
+    404,
+    [ErrorCode.MARKET_ASSET_NOT_FOUND, ErrorCode.NOT_FOUND],
+    'MARKET_ASSET_NOT_FOUND: no stock matches the symbol. NOT_FOUND: the stock files nowhere at the SEC (a HK, JP or KR listing, or a US ticker ' +
+      'EDGAR maps to no registrant). msg names `symbol`; not billed',
+  )
   @ApiVendorFailures()
   @ApiEnvelope(SecFilingsDto, {
     headers: AGE_RESPONSE_HEADER,
     description:
-      'From EDGAR (the ticker mapped to its CIK), newest first, filtered by filing date and form type. `from` after `to` is 400 naming `from`. ' +
-      'A HK, JP or KR listing (no SEC registrant) answers an empty list. Cached for 30 minutes; during an EDGAR outage the last answer up to ' +
+      'From EDGAR (the ticker mapped to its CIK), newest first, filtered by filing date and form type. `from` after `to` is 400 naming `from`; ' +
+      'a form type EDGAR does not know is 400 naming `forms`. `source.from` and `source.to` are always the days searched (YYYY-MM-DD): as asked, ' +
+      "else the registrant's first filing day and today (UTC). Cached for 30 minutes; during an EDGAR outage the last answer up to " +
       `an hour old. ${AGE_HEADER}`,
   })
   @AnswersJsonText()
