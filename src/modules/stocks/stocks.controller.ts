@@ -109,7 +109,10 @@ export class RwaController {
     headers: AGE_RESPONSE_HEADER,
     description:
       `Sort keys: ${RWA_SORTS.join(', ')} (rank, the default, is by token market cap). limit is 1-100 (default 20). The RWA list comes from the ` +
-      `crypto vendor (fresh 60 s, the last value up to an hour old during an outage); the underlying's figures from our catalogue. ${AGE_HEADER}`,
+      `crypto vendor (fresh 60 s, the last value up to an hour old during an outage); the underlying's figures from our catalogue, which ` +
+      'adds a stock or ETF underlier it lacks (the equities vendor asked). Every figure is a number: a row the catalogue cannot price ' +
+      '(an underlier the vendor does not quote, or a token figure neither our catalogue nor the RWA vendor has) is left out, not counted in ' +
+      `\`total\`, and ranks count the rows served. ${AGE_HEADER}`,
   })
   @AnswersJsonText()
   async list(@Query() query: RwaQueryDto, @Res({ passthrough: true }) res: unknown) {
