@@ -42,9 +42,7 @@ describe('asset:add', () => {
 
     expect(addAsset).toHaveBeenCalledWith({ yahooSymbol: '9988.HK', sector: undefined, industry: undefined });
     expect(output.json).toEqual({ asset: ALIBABA });
-    expect(output.text).toEqual([
-      'added 9988 (STOCK, HK, 9988-HK, HKD) as asset 412, quoted now; markets.tradfi keeps its quote fresh',
-    ]);
+    expect(output.text).toEqual(['added 9988 (STOCK, HK, 9988-HK, HKD) as asset 412, quoted now; markets.tradfi keeps its quote fresh']);
   });
 
   it('leaves out the market and stock code an FX pair does not have', async () => {

@@ -102,9 +102,7 @@ describe('ops CLI: asset:add', () => {
 
       const again = await spawnCli(['asset:add', ADDED]);
       expect(again.code).toBe(0);
-      expect(again.stdout).toEqual([
-        `added ${ADDED} (STOCK, US, ${ADDED}-US, USD) as asset ${id}, quoted now; markets.tradfi keeps its quote fresh`,
-      ]);
+      expect(again.stdout).toEqual([`added ${ADDED} (STOCK, US, ${ADDED}-US, USD) as asset ${id}, quoted now; markets.tradfi keeps its quote fresh`]);
       // Same row; a sector left out the second time keeps the one given the first.
       expect(await assetRows(ADDED)).toEqual([expect.objectContaining({ id, sector: 'Financial Services', listed: true })]);
 
