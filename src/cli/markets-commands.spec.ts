@@ -42,9 +42,7 @@ describe('asset:add', () => {
 
     expect(addAsset).toHaveBeenCalledWith({ yahooSymbol: '9988.HK', sector: undefined, industry: undefined });
     expect(output.json).toEqual({ asset: ALIBABA });
-    expect(output.text).toEqual([
-      'added 9988 (STOCK, HK, 9988-HK, HKD) as asset 412; the next markets.tradfi run quotes it (or: npm run cli -- job:run markets.tradfi)',
-    ]);
+    expect(output.text).toEqual(['added 9988 (STOCK, HK, 9988-HK, HKD) as asset 412, quoted now; markets.tradfi keeps its quote fresh']);
   });
 
   it('leaves out the market and stock code an FX pair does not have', async () => {
@@ -52,7 +50,7 @@ describe('asset:add', () => {
 
     const output = await sut.run(appWith(jest.fn(async () => swissFranc)), args({ positional: 'CHF=X' }));
 
-    expect(output.text[0]).toMatch(/^added USDCHF \(FOREX, CHF\) as asset 7;/);
+    expect(output.text[0]).toMatch(/^added USDCHF \(FOREX, CHF\) as asset 7, quoted now;/);
   });
 
   it('passes the sector and industry trimmed', async () => {

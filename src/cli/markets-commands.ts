@@ -4,13 +4,12 @@ import type { CliCommand, OptionName } from './commands';
 
 /** The job that writes the seed list and quotes every listed stock, ETF, FX pair and future. */
 const TRADFI_JOB = 'markets.tradfi';
-// cli-args.ts holds CLI_INVOCATION but imports the command maps; spelled out here to keep the imports one-way.
-const RUN_TRADFI_NOW = `npm run cli -- job:run ${TRADFI_JOB}`;
 
 /** Ops commands of the Markets catalogue. */
 export const MARKETS_COMMANDS: Record<string, CliCommand> = {
   'asset:add': {
-    summary: 'Add a stock, ETF, FX pair or future the vendor quotes to the Markets catalogue, by its Yahoo symbol (9988.HK, SI=F, CHF=X)',
+    summary:
+      'Add a stock, ETF, FX pair or future the vendor quotes to the Markets catalogue, by its Yahoo symbol (9988.HK, SI=F, CHF=X); a stock takes the vendor’s sector and industry unless given',
     options: [],
     optional: ['sector', 'industry'],
     positional: 'yahooSymbol',
@@ -22,7 +21,7 @@ export const MARKETS_COMMANDS: Record<string, CliCommand> = {
       });
       return {
         json: { asset },
-        text: [`added ${asset.symbol} (${describeAsset(asset)}) as asset ${asset.id}; the next ${TRADFI_JOB} run quotes it (or: ${RUN_TRADFI_NOW})`],
+        text: [`added ${asset.symbol} (${describeAsset(asset)}) as asset ${asset.id}, quoted now; ${TRADFI_JOB} keeps its quote fresh`],
       };
     },
   },

@@ -37,6 +37,8 @@ export interface RegistrantFilings {
   /** The regulator's id of the registrant (a zero-padded CIK) and its name. */
   registrantId: string;
   registrantName: string;
+  /** The day of the registrant's first filing on record (YYYY-MM-DD): where a search without `from` starts. */
+  firstFilingDate: string;
   filings: Filing[];
 }
 

@@ -122,6 +122,12 @@ export interface ListQuotesParams {
   signal?: AbortSignal;
 }
 
+/** The vendor's classification of a listed company (Yahoo's taxonomy: "Basic Materials" / "Aluminum"); null where it has none. */
+export interface AssetClassification {
+  sector: string | null;
+  industry: string | null;
+}
+
 /**
  * Crypto and cross-asset market data (contract parts 2.3, 4.2, 4.8): quotes, candles, venue tickers, the
  * catalogue that seeds our asset table, and search. Every method returns checked, typed data or throws
@@ -140,6 +146,8 @@ export interface MarketDataProvider {
   getCandles(params: { sourceId: string; interval: CandleInterval; limit: number; signal?: AbortSignal }): Promise<Candle[]>;
   getTickers(params: { sourceId: string; signal?: AbortSignal }): Promise<VenueTicker[]>;
   getProfile(params: { sourceId: string; signal?: AbortSignal }): Promise<AssetProfile>;
+  /** Sector and industry of a stock, for an asset added to the catalogue beyond the seed list. */
+  getClassification(params: { sourceId: string; signal?: AbortSignal }): Promise<AssetClassification>;
   getGlobalStats(params: { signal?: AbortSignal }): Promise<GlobalMarketStats>;
   listCatalogue(params: { type: AssetType; signal?: AbortSignal }): Promise<CatalogueEntry[]>;
   search(params: { query: string; type?: AssetType; signal?: AbortSignal }): Promise<CatalogueEntry[]>;
@@ -157,6 +165,7 @@ export class DisabledMarketDataProvider implements MarketDataProvider {
   getCandles = refuse;
   getTickers = refuse;
   getProfile = refuse;
+  getClassification = refuse;
   getGlobalStats = refuse;
   listCatalogue = refuse;
   search = refuse;

@@ -75,12 +75,15 @@ describe('ops CLI: asset:add', () => {
           stockCode: `${ADDED}-US`,
           currency: 'USD',
           sector: 'Financial Services',
-          industry: null,
+          industry: 'Capital Markets',
           categories: ['financial-services'],
           yahooSymbol: ADDED,
         },
       });
       const id: number = added.json.asset.id;
+      // The vendor's industry, as the sector was not asked of it; the quote read is stored at once.
+      const [first] = await db.query(`SELECT price::text AS price FROM asset_quotes WHERE asset_id = $1`, [id]);
+      expect(Number(first?.price)).toBeGreaterThan(0);
       expect(await assetRows(ADDED)).toEqual([
         {
           id,
@@ -91,7 +94,7 @@ describe('ops CLI: asset:add', () => {
           stock_code: `${ADDED}-US`,
           currency: 'USD',
           sector: 'Financial Services',
-          industry: null,
+          industry: 'Capital Markets',
           categories: ['financial-services'],
           listed: true,
         },
@@ -99,9 +102,7 @@ describe('ops CLI: asset:add', () => {
 
       const again = await spawnCli(['asset:add', ADDED]);
       expect(again.code).toBe(0);
-      expect(again.stdout).toEqual([
-        `added ${ADDED} (STOCK, US, ${ADDED}-US, USD) as asset ${id}; the next markets.tradfi run quotes it (or: npm run cli -- job:run markets.tradfi)`,
-      ]);
+      expect(again.stdout).toEqual([`added ${ADDED} (STOCK, US, ${ADDED}-US, USD) as asset ${id}, quoted now; markets.tradfi keeps its quote fresh`]);
       // Same row; a sector left out the second time keeps the one given the first.
       expect(await assetRows(ADDED)).toEqual([expect.objectContaining({ id, sector: 'Financial Services', listed: true })]);
 

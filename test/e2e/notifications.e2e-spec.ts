@@ -218,6 +218,12 @@ describe('Notifications: read with the key (/account/notifications), marked and 
     });
     expect((await backend(t, 'get', '/notifications/settings', other.token)).body.data).toEqual(defaults);
 
+    // What GET serves, written back with one field changed, is accepted; the window is the account's to choose.
+    const current = (await backend(t, 'get', '/notifications/settings', h.token)).body.data;
+    const rewritten = await put('/notifications/settings', { ...current, priceMoveWindowMinutes: 240 }, h.token);
+    expect({ status: rewritten.status, data: rewritten.body.data }).toEqual({ status: 200, data: { ...current, priceMoveWindowMinutes: 240 } });
+    expect((await put('/notifications/settings', { priceMoveWindowMinutes: null }, h.token)).body.data).toEqual(current);
+
     for (const [body, field] of [
       [{ priceMovePercent: 0.5 }, 'priceMovePercent'],
       [{ priceMovePercent: 51 }, 'priceMovePercent'],
@@ -229,6 +235,8 @@ describe('Notifications: read with the key (/account/notifications), marked and 
       [{ fundingRateAprPercent: 40_000 }, 'fundingRateAprPercent'],
       [{ fundingRateEnabled: 1 }, 'fundingRateEnabled'],
       [{ windowMinutes: 30 }, 'windowMinutes'],
+      [{ priceMoveWindowMinutes: 30 }, 'priceMoveWindowMinutes'],
+      [{ priceMoveWindowMinutes: '60' }, 'priceMoveWindowMinutes'],
     ] as const) {
       const res = await put('/notifications/settings', body, h.token);
       expect({ body, status: res.status, code: res.body.code, field: String(res.body.msg).split(':')[0] }).toEqual({

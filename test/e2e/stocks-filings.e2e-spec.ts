@@ -69,6 +69,9 @@ describe('GET /stock/{symbol}/sec-filings', () => {
       });
   }
 
+  /** The day Apple's record on EDGAR starts: where a search without `from` begins. */
+  const firstFilingDate = () => history.reduce((min, f) => (f.filingDate < min ? f.filingDate : min), history[0].filingDate);
+
   const filings = async (query: string, symbol = 'AAPL'): Promise<Data> => (await client.ok(`/stock/${symbol}/sec-filings${query}`, 2)).body.data;
 
   it('answers the newest 20 filings with the source block, count and limit, each row all strings, billed 2', async () => {
@@ -82,7 +85,7 @@ describe('GET /stock/{symbol}/sec-filings', () => {
     expect(body.source).toEqual({
       provider: 'sec',
       symbol: 'AAPL',
-      from: items[items.length - 1].filingDate,
+      from: firstFilingDate(),
       to: day(Date.now()),
       updatedAt: expect.stringMatching(ISO_MS),
     });
@@ -154,18 +157,18 @@ describe('GET /stock/{symbol}/sec-filings', () => {
     expect([classA.source.symbol, classC.source.symbol]).toEqual(['GOOGL', 'GOOG']);
   });
 
-  it('answers a Hong Kong stock (no SEC registrant) an empty list without asking EDGAR', async () => {
+  it('answers a Hong Kong stock (no SEC registrant) 404 saying it files nowhere at the SEC, unbilled, without asking EDGAR', async () => {
     const secCalls = stack.upstream.paths('/sec/').length;
-    const body = await filings('?from=2024-01-01&to=2024-12-31', '0700');
-
-    expect(body).toEqual({
-      source: { provider: 'sec', symbol: '0700', from: '2024-01-01', to: '2024-12-31', updatedAt: expect.stringMatching(ISO_MS) },
-      items: [],
-      count: 0,
-      limit: 20,
-    });
-    expect(await filings('', '0700-HK')).toMatchObject({ items: [], count: 0 });
+    for (const symbol of ['0700', '0700-HK']) {
+      const res = await client.expectError(`/stock/${symbol}/sec-filings?from=2024-01-01&to=2024-12-31`, 404, { code: 'NOT_FOUND' });
+      expect(res.body.msg).toMatch(/^symbol: 0700 files nowhere at the SEC/);
+    }
     expect(stack.upstream.paths('/sec/')).toHaveLength(secCalls);
+  });
+
+  it('answers a known form type the registrant never filed an empty list, searched from its first filing day to today', async () => {
+    const body = await filings('?forms=N-CSR');
+    expect(body).toMatchObject({ items: [], count: 0, source: { from: firstFilingDate(), to: day(Date.now()) } });
   });
 
   it('takes limit from 1 to 50', async () => {
@@ -188,8 +191,15 @@ describe('GET /stock/{symbol}/sec-filings', () => {
       ['?forms=10-K;DROP', 'forms', 'a semicolon'],
       ['?forms=10-K,%3Cscript%3E', 'forms', 'angle brackets'],
       ['?forms=10-K,-Q', 'forms', 'a form starting with a dash'],
+      ['?forms=XYZ', 'forms', 'a form type EDGAR does not know'],
+      ['?forms=10-K,10-X', 'forms', 'one unknown form among known ones'],
     ])('answers %s 400 naming %s (%s), unbilled', async (query, field) => {
       await client.expectInvalid(`/stock/AAPL/sec-filings${query}`, field);
+    });
+
+    it('lists the known form types in the message of an unknown one', async () => {
+      const res = await client.expectError('/stock/AAPL/sec-filings?forms=10-K,xyz', 400, { code: 'VALIDATION_ERROR' });
+      expect(res.body.msg).toMatch(/^forms: unknown form type "xyz"; known types .*: 10-K, 10-K405, .*8-K,.* DEF 14A,/);
     });
 
     it('accepts February 29 of a leap year', async () => {
@@ -212,9 +222,9 @@ describe('GET /stock/{symbol}/sec-filings', () => {
     });
   });
 
-  it('uses today for `to` and the oldest filing for `from` when neither is asked', async () => {
+  it("uses today for `to` and the registrant's first filing day for `from` when neither is asked", async () => {
     const body = await filings('?forms=10-K&limit=3');
-    expect(body.source).toMatchObject({ from: body.items[2].filingDate, to: day(Date.now()) });
+    expect(body.source).toMatchObject({ from: firstFilingDate(), to: day(Date.now()) });
     expect(Date.parse(body.items[0].filingDate)).toBeGreaterThan(Date.now() - 400 * DAY_MS);
   });
 });

@@ -59,6 +59,13 @@ describe('GET /stock/overview (the sector heatmap)', () => {
     expect(new Set(groups).size).toBe(groups.length);
   });
 
+  it.each(['US', 'HK', 'JP', 'KR'])("gives every %s item its vendor's sector and industry", async (market) => {
+    const items: Data[] = (await overview(`?market=${market}`)).categories.flatMap((c: Data) => c.items);
+    expect(items.length).toBeGreaterThan(0);
+    const missing = items.filter((item) => typeof item.sector !== 'string' || !item.sector || typeof item.industry !== 'string' || !item.industry);
+    expect(missing.map((item) => item.stockCode)).toEqual([]);
+  });
+
   it('keeps one market and one sector when asked, its slug in category', async () => {
     const hk = await overview('?market=HK');
     expect(hk.market).toBe('HK');

@@ -56,9 +56,12 @@ describe('GET /rwa', () => {
   let stack: StocksStack;
   let client: ReturnType<typeof stocksClient>;
   let all: Data;
+  /** Before the first /rwa call: an asset created later was added by it. */
+  let startedAt: Date;
 
   beforeAll(async () => {
     stack = await startStocksStack();
+    startedAt = new Date();
     client = stocksClient(stack.t, (await makeAccount(stack.t, { tier: 'pro' })).key);
     all = (await client.ok('/rwa?limit=100', 1)).body.data;
   });
@@ -105,9 +108,36 @@ describe('GET /rwa', () => {
     }
   });
 
+  it('serves no row with a null number but the market cap of a commodity: every figure and the link are there', async () => {
+    const numbers = ['rank', 'assetType', 'rwaPrice', 'avgTokenPrice', 'changePct', 'volume', 'tokenMcap', 'tokenVol', 'linkedAssetId'];
+    const nulls = all.items.flatMap((item: Data) => numbers.filter((key) => typeof item[key] !== 'number').map((key) => `${item.rwaId}.${key}`));
+    expect(nulls).toEqual([]);
+    expect(all.items.filter((item: Data) => typeof item.linkedAssetType !== 'string' || typeof item.linkedAssetSymbol !== 'string')).toEqual([]);
+    // A future has no market cap: gold's is the one documented null.
+    const noCap = all.items.filter((item: Data) => item.marketCap === null).map((item: Data) => item.rwaId);
+    expect(noCap).toEqual(all.items.filter((item: Data) => item.linkedAssetType === 'COMMODITY').map((item: Data) => item.rwaId));
+  });
+
+  it("adds a tokenized stock's underlier the catalogue lacks (COIN, CRCL), with the vendor's sector and industry, priced from its quote", async () => {
+    const seeded: Data[] = await stack.t.db.query(`SELECT symbol FROM assets WHERE symbol = ANY($1) AND created_at < $2`, [['COIN', 'CRCL'], startedAt]);
+    expect(seeded).toEqual([]);
+    for (const [rwaId, symbol, industry] of [
+      ['coinbase', 'COIN', 'Financial Data & Stock Exchanges'],
+      ['circle', 'CRCL', 'Software - Infrastructure'],
+    ]) {
+      const item = all.items.find((i: Data) => i.rwaId === rwaId);
+      expect(item).toMatchObject({ linkedAssetType: 'STOCK', linkedAssetSymbol: symbol, rwaPrice: expect.any(Number), marketCap: expect.any(Number) });
+      const [asset] = await stack.t.db.query(
+        `SELECT a.id, a.market, a.sector, a.industry, q.price::text AS price FROM assets a JOIN asset_quotes q ON q.asset_id = a.id WHERE a.symbol = $1`,
+        [symbol],
+      );
+      expect(asset).toEqual({ id: item.linkedAssetId, market: 'US', sector: 'Financial Services', industry, price: String(item.rwaPrice) });
+    }
+  });
+
   it("links each RWA to its underlying in our catalogue, with the underlying's price, cap, volume and session", async () => {
     const linked = all.items.filter((item: Data) => item.linkedAssetId !== null);
-    expect(linked.length).toBeGreaterThanOrEqual(all.items.length - 2);
+    expect(linked).toHaveLength(all.items.length);
     const assets = await assetsById(linked.map((item: Data) => item.linkedAssetId));
     for (const item of linked) {
       const asset = assets.get(item.linkedAssetId)!;
@@ -138,16 +168,6 @@ describe('GET /rwa', () => {
     });
   });
 
-  it('leaves an underlying the catalogue does not list unlinked, with no underlying figures', async () => {
-    for (const item of all.items.filter((i: Data) => i.linkedAssetId === null)) {
-      const listed = await stack.t.db.query(`SELECT id FROM assets WHERE upper(symbol) = $1 AND type IN ('STOCK', 'ETF', 'COMMODITY')`, [
-        item.symbol.toUpperCase(),
-      ]);
-      expect({ rwa: item.rwaId, listed }).toEqual({ rwa: item.rwaId, listed: [] });
-      expect(item).toMatchObject({ linkedAssetType: null, linkedAssetSymbol: null, rwaPrice: null, marketCap: null, volume: null });
-    }
-  });
-
   it("sums the tokens' market caps and volumes and averages their prices by volume", async () => {
     for (const item of all.items) {
       const tokens = [...(await assetsById(item.tokenList.map((t: Data) => t.cryptoId))).values()];
@@ -165,15 +185,12 @@ describe('GET /rwa', () => {
   it('keeps one class of underlying for type, stocks for STOCK', async () => {
     const stocks = await list('?type=STOCK&limit=100');
     expect(stocks.items.length).toBeGreaterThan(0);
-    // The RWA's own class; its underlying is our stock when the catalogue lists it (COIN and CRCL it does not).
-    expect(stocks.items.every((i: Data) => i.assetType === 1 && [null, 'STOCK'].includes(i.linkedAssetType))).toBe(true);
-    expect(stocks.items.some((i: Data) => i.linkedAssetType === null)).toBe(true);
+    expect(stocks.items.every((i: Data) => i.assetType === 1 && i.linkedAssetType === 'STOCK')).toBe(true);
     expect((await list('?type=ETF&limit=100')).items.every((i: Data) => i.assetType === 2 && i.linkedAssetType === 'ETF')).toBe(true);
     expect((await list('?type=COMMODITY&limit=100')).items.map((i: Data) => i.rwaId)).toEqual(['gold']);
     expect(await list('?type=CRYPTO')).toMatchObject({ items: [], total: 0, hasMore: false });
   });
 
-  // A tokenized stock whose underlying the catalogue lacks (COIN, CRCL) is still a stock.
   it('puts every RWA of ALL in the class of its asset type', async () => {
     const byClass = await Promise.all(['STOCK', 'ETF', 'COMMODITY'].map((type) => list(`?type=${type}&limit=100`)));
     const classified = byClass.flatMap((page) => page.items.map((i: Data) => i.rwaId)).sort();

@@ -48,6 +48,8 @@ describe(BuilderFillsJob.name, () => {
   let drop: () => Promise<void>;
   let files: FakeFiles;
   let ownFills: Map<string, Fill[]>;
+  /** Wallets whose own fills the info API fails to answer. */
+  let unreadable: Set<string>;
   let sut: BuilderFillsJob;
 
   beforeAll(async () => {
@@ -59,8 +61,12 @@ describe(BuilderFillsJob.name, () => {
     await db.query(`TRUNCATE builder_fills, builder_fill_days, points_transactions, points_balances, account_tier_changes, accounts CASCADE`);
     files = new FakeFiles();
     ownFills = new Map();
+    unreadable = new Set();
     const info = {
-      userFillsByTime: async (user: string, start: number) => (ownFills.get(user) ?? []).filter((f) => f.time >= start),
+      userFillsByTime: async (user: string, start: number, end = Infinity) => {
+        if (unreadable.has(user)) throw new Error(`userFillsByTime ${user}: 502`);
+        return (ownFills.get(user) ?? []).filter((f) => f.time >= start && f.time <= end);
+      },
       spotMetaAndAssetCtxs: async () => ({ meta: { tokens: [], universe: [] }, ctxs: [] }),
     } as unknown as HyperliquidInfoClient;
     const config = new ConfigService(testConfig({ BUILDER_ADDRESS: SERVICE, BUILDER_FILLS_BACKFILL_DAYS: '3', POINTS_MIN_NOTIONAL_USD: '10' }));
@@ -177,5 +183,50 @@ describe(BuilderFillsJob.name, () => {
       { hash: '0xaaa', source: 'daily_file' },
       { hash: '0xbbb', source: 'user_fills' },
     ]);
+  });
+
+  it("gives a day file's fills of account wallets the hash of the wallet's own matching fill, and a points row the hash once it is known", async () => {
+    const alice = await account(ALICE, 'pro', T0 - 30 * DAY_MS);
+    const own = (time: number, hash: string): Fill =>
+      ({ coin: 'BTC', px: '100000.0', sz: '0.010', side: 'B', time, crossed: true, builderFee: '0.1', hash, fee: '1', tid: time }) as unknown as Fill;
+    // The wallet's own fills give milliseconds; the file whole seconds. Bob has no account: nobody asks for his fills.
+    ownFills.set(ALICE, [own(T0 + 250, '0xa1'), own(T0 + 7_000_400, '0xa2')]);
+    files.days.set(YESTERDAY, [fill({ time: T0 }), fill({ time: T0 + 7_000_000 }), fill({ time: T0 + 9_000_000, user: BOB, counterparty: ALICE })]);
+    const hashes = () =>
+      db.query(
+        `SELECT f.user_address AS "user", f.tx_hash AS fill, p.trade_tx_hash AS points FROM builder_fills f
+           LEFT JOIN points_transactions p ON p.fill_id = f.id ORDER BY f.fill_time`,
+      );
+
+    // Both reads of Alice's fills fail: the day file's hashes and today's own fills.
+    unreadable.add(ALICE);
+    expect(await sut.run(undefined, undefined, NOW)).toMatchObject({ rows: 3, failures: 2, details: { pointsCredited: 2 } });
+    expect(await hashes()).toEqual([
+      { user: ALICE, fill: null, points: null },
+      { user: ALICE, fill: null, points: null },
+      { user: BOB, fill: null, points: null },
+    ]);
+
+    // The day read again (its record lost) while the wallet's fills answer: both rows get the hash, no points twice.
+    unreadable.clear();
+    await db.query(`DELETE FROM builder_fill_days`);
+    expect(await sut.run(undefined, undefined, NOW)).toMatchObject({ rows: 0, failures: 0, details: { pointsCredited: 0 } });
+    expect(await hashes()).toEqual([
+      { user: ALICE, fill: '0xa1', points: '0xa1' },
+      { user: ALICE, fill: '0xa2', points: '0xa2' },
+      { user: BOB, fill: null, points: null },
+    ]);
+    expect(await points(alice)).toHaveLength(2);
+  });
+
+  it("gives a day file's fill the hash at once when the wallet's own fills answer", async () => {
+    await account(ALICE, 'pro', T0 - 30 * DAY_MS);
+    ownFills.set(ALICE, [
+      { coin: 'BTC', px: '100000', sz: '0.01', side: 'B', time: T0 + 999, crossed: true, builderFee: '0.1', hash: '0xa1' } as unknown as Fill,
+    ]);
+    files.days.set(YESTERDAY, [fill({ time: T0 })]);
+
+    await sut.run(undefined, undefined, NOW);
+    expect(await db.query(`SELECT trade_tx_hash AS hash FROM points_transactions`)).toEqual([{ hash: '0xa1' }]);
   });
 });

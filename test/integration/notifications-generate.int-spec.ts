@@ -129,6 +129,20 @@ describe(NotificationsGenerateJob.name, () => {
     expect((await sut.run(undefined, now)).rows).toBe(0);
   });
 
+  it("measures a move over the account's own window: a day's move alerts an account watching a day, not one watching the hour", async () => {
+    const daily = await account('0x' + '1'.repeat(40));
+    const hourly = await account('0x' + '2'.repeat(40));
+    await watch(daily, ['SOL']);
+    await watch(hourly, ['SOL']);
+    await db.query(`INSERT INTO notification_settings (account_id, settings) VALUES ($1, '{"priceMoveWindowMinutes": 1440}')`, [daily]);
+    // SOL rose 10 % over the day and stood still over the last hour.
+    await db.query(`INSERT INTO hl_mid_samples (coin, minute, px) VALUES ('SOL', $1, 200), ('SOL', $2, 220)`, [nowMinute - 1440, nowMinute - 60]);
+    await db.query(`INSERT INTO hl_mids (coin, mid, updated_at) VALUES ('SOL', 220, now())`);
+
+    expect((await sut.run(undefined, now)).rows).toBe(1);
+    expect(await notifications()).toEqual([{ account: daily, type: 'price_move', coin: 'SOL', message: 'SOL rose 10.0% in the last 24 hours to 220.00' }]);
+  });
+
   it("alerts once when the wallet's position nears liquidation, again only after it cleared, and adds the wallet to the polled universe", async () => {
     const wallet = '0x' + 'd'.repeat(40);
     const alice = await account(wallet);

@@ -69,7 +69,8 @@ export class BuilderFillsJob {
           }
           const { fills } = fetched.file;
           const usdOf = await quotes.pricesFor(fills);
-          stored += await this.fills.store(fills.map((fill) => fromDailyFile(fill, usdOf(fill))));
+          const hashes = await this.ownFillHashes(fills, fetched.day, failures, signal);
+          stored += await this.fills.store(fills.map((fill) => fromDailyFile(fill, usdOf(fill), hashes.get(fill.fillKey) ?? null)));
           await this.fills.markDayIngested(builder.address, fetched.day, fills.length);
         } catch (error) {
           if (signal?.aborted) throw error;
@@ -139,11 +140,32 @@ export class BuilderFillsJob {
     return fills;
   }
 
-  private async userFillsSince(wallet: string, since: number): Promise<Fill[]> {
+  /**
+   * The hashes of a day file's fills of account wallets (points rows show them), from each wallet's own fills
+   * of that day, by fill key. A wallet whose fills cannot be read, or whose history no longer reaches the day
+   * (Hyperliquid serves a user's 10,000 most recent fills), leaves its fills without a hash.
+   */
+  private async ownFillHashes(fills: readonly BuilderFill[], day: string, failures: JobFailures, signal?: AbortSignal): Promise<Map<string, string>> {
+    const byKey = new Map<string, string>();
+    const start = Date.parse(`${day}T00:00:00.000Z`);
+    for (const wallet of await this.fills.accountWalletsAmong(fills.map((fill) => fill.user.toLowerCase()))) {
+      signal?.throwIfAborted();
+      try {
+        const own = (await this.userFillsSince(wallet, start, start + DAY_MS - 1)).filter((fill) => fill.time < start + DAY_MS);
+        for (const fill of withFillKeys(own.map((f) => ({ ...f, user: wallet })))) byKey.set(fill.fillKey, fill.hash);
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        this.logger.warn(failures.add(`fill hashes of ${wallet} ${day}`, error));
+      }
+    }
+    return byKey;
+  }
+
+  private async userFillsSince(wallet: string, since: number, until?: number): Promise<Fill[]> {
     const all: Fill[] = [];
     let start = since;
     for (;;) {
-      const page = await this.info.userFillsByTime(wallet, start);
+      const page = await this.info.userFillsByTime(wallet, start, until);
       all.push(...page);
       if (page.length < 2_000) return all;
       start = Math.max(...page.map((fill) => fill.time)) + 1;

@@ -76,6 +76,15 @@ export class BuilderFillsRepository {
     return rows.map((row) => row.wallet);
   }
 
+  /** Which of `addresses` are account wallets (lower-case, as both tables store them). */
+  async accountWalletsAmong(addresses: readonly string[]): Promise<string[]> {
+    const rows: Array<{ wallet: string }> = await this.db.query(
+      `SELECT wallet_address AS wallet FROM accounts WHERE wallet_address = ANY($1::text[]) ORDER BY wallet_address`,
+      [[...new Set(addresses)]],
+    );
+    return rows.map((row) => row.wallet);
+  }
+
   /**
    * The USD price of a spot quote token at `time`: its newest per-minute mid sample of the hour before (the
    * mids job samples spot tokens as `spot:NAME` where a perp shares the name), else its current mid.

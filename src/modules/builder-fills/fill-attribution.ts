@@ -70,10 +70,11 @@ function attributed(fill: FillBasics, quoteUsd: string | undefined, source: Pick
   };
 }
 
-export function fromDailyFile(fill: BuilderFill, quoteUsd: string | undefined): AttributedFill {
+/** A fill of a builder's daily file, which carries no hash: `txHash` comes from the user's own fills where one matches. */
+export function fromDailyFile(fill: BuilderFill, quoteUsd: string | undefined, txHash: string | null = null): AttributedFill {
   return attributed(fill, quoteUsd, {
     selfMatched: fill.counterparty === fill.user,
-    txHash: null,
+    txHash,
     source: 'daily_file',
   });
 }

@@ -24,12 +24,20 @@ describe(displaySymbolOf.name, () => {
 
 describe(AssetCatalogueService.name, () => {
   const getQuotes = jest.fn();
+  const getClassification = jest.fn();
   const upsertCatalogue = jest.fn();
-  const sut = new AssetCatalogueService({ getQuotes } as unknown as MarketDataRouter, { upsertCatalogue } as unknown as AssetsRepository);
+  const upsertQuotes = jest.fn();
+  const latestPricesByYahooSymbol = jest.fn(async () => new Map([['HKD=X', '7.8']]));
+  const sut = new AssetCatalogueService(
+    { getQuotes, getClassification } as unknown as MarketDataRouter,
+    { upsertCatalogue, upsertQuotes, latestPricesByYahooSymbol } as unknown as AssetsRepository,
+  );
 
   beforeEach(() => {
     getQuotes.mockReset();
-    upsertCatalogue.mockReset().mockImplementation(async () => [{ id: 412 }]);
+    getClassification.mockReset().mockResolvedValue({ sector: 'Consumer Cyclical', industry: 'Internet Retail' });
+    upsertQuotes.mockReset();
+    upsertCatalogue.mockReset().mockImplementation(async () => [{ id: 412, type: 'STOCK', currency: 'HKD' }]);
   });
 
   it('writes what the vendor says of the symbol, keyed by it, with the stock code and sector slug', async () => {
@@ -48,6 +56,24 @@ describe(AssetCatalogueService.name, () => {
       yahooSymbol: '9988.HK',
     });
     expect(upsertCatalogue).toHaveBeenCalledWith([expect.objectContaining({ yahooSymbol: '9988.HK', type: 'STOCK' })]);
+  });
+
+  it("takes a stock's sector and industry from the vendor unless given, and stores the quote read, so it is priced at once", async () => {
+    getQuotes.mockResolvedValue([yahooQuote({ marketCap: '2340000000000' })]);
+
+    const added = await sut.addAsset({ yahooSymbol: '9988.HK', industry: 'Internet Retail - Asia' });
+
+    expect(getClassification).toHaveBeenCalledWith({ type: 'STOCK', sourceId: '9988.HK' });
+    expect(added).toMatchObject({ sector: 'Consumer Cyclical', industry: 'Internet Retail - Asia', categories: ['consumer-cyclical'] });
+    expect(upsertQuotes).toHaveBeenCalledWith([expect.objectContaining({ assetId: 412, price: '120', marketCapUsd: '300000000000' })]);
+  });
+
+  it('refuses a stock the vendor gives no industry for, unless the operator names it', async () => {
+    getQuotes.mockResolvedValue([yahooQuote({})]);
+    getClassification.mockResolvedValue({ sector: 'Consumer Cyclical', industry: null });
+    await expect(sut.addAsset({ yahooSymbol: '9988.HK' })).rejects.toThrow(/^symbol: the vendor gives no sector and industry for 9988.HK/);
+    expect(upsertCatalogue).not.toHaveBeenCalled();
+    await expect(sut.addAsset({ yahooSymbol: '9988.HK', industry: 'Internet Retail' })).resolves.toMatchObject({ industry: 'Internet Retail' });
   });
 
   it.each([

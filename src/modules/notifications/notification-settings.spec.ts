@@ -10,10 +10,16 @@ describe(withDefaults.name, () => {
     expect(withDefaults(stored)).toEqual({
       priceMoveEnabled: true,
       priceMovePercent: 2.5,
+      priceMoveWindowMinutes: 60,
       liquidationRiskEnabled: false,
       liquidationDistancePercent: 5,
       fundingRateEnabled: true,
       fundingRateAprPercent: 50,
     });
+  });
+
+  it('keeps a saved window and reads one no longer offered as the default', () => {
+    expect(withDefaults({ priceMoveWindowMinutes: 240 }).priceMoveWindowMinutes).toBe(240);
+    expect(withDefaults({ priceMoveWindowMinutes: 30 }).priceMoveWindowMinutes).toBe(DEFAULT_NOTIFICATION_SETTINGS.priceMoveWindowMinutes);
   });
 });

@@ -5,7 +5,7 @@ import { toPage } from '../../common/pagination/page.dto';
 import { NotificationDto, NotificationsPageDto, ReadAllResultDto, UnreadIndicatorDto } from './dto/notification.dto';
 import { NotificationSettingsDto, UpdateNotificationSettingsDto } from './dto/notification-settings.dto';
 import { NotificationsQueryDto } from './dto/notifications.query.dto';
-import { NotificationSettings, PRICE_MOVE_WINDOW_MINUTES, withDefaults } from './notification-settings';
+import { withDefaults } from './notification-settings';
 import { NotificationRow, NotificationsRepository } from './notifications.repository';
 
 /** Ids are bigserial: anything but 1 to 18 digits names no notification (and must not reach a bigint cast). */
@@ -47,18 +47,14 @@ export class NotificationsService {
   }
 
   async getSettings(accountId: string): Promise<NotificationSettingsDto> {
-    return toSettingsDto(withDefaults(await this.repository.getSettings(accountId)));
+    return withDefaults(await this.repository.getSettings(accountId));
   }
 
   async updateSettings(accountId: string, changes: UpdateNotificationSettingsDto): Promise<NotificationSettingsDto> {
-    return toSettingsDto(withDefaults(await this.repository.mergeSettings(accountId, { ...changes })));
+    return withDefaults(await this.repository.mergeSettings(accountId, { ...changes }));
   }
 }
 
 function toDto(row: NotificationRow): NotificationDto {
   return { id: row.id, type: row.type, coin: row.coin, message: row.message, isRead: row.isRead, createdAt: row.createdAt.toISOString() };
-}
-
-function toSettingsDto(settings: NotificationSettings): NotificationSettingsDto {
-  return { ...settings, priceMoveWindowMinutes: PRICE_MOVE_WINDOW_MINUTES };
 }

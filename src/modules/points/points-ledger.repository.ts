@@ -70,6 +70,12 @@ export class PointsLedgerRepository {
          SELECT (SELECT count(*) FROM written)::int AS count`,
         [String(minNotionalUsd), RATES, MULTIPLIERS],
       );
+      // A fill credited before its hash was known (read from a daily file first) shows it once builder_fills has it.
+      await tx.query(
+        `UPDATE points_transactions p SET trade_tx_hash = f.tx_hash
+           FROM builder_fills f
+          WHERE p.trade_tx_hash IS NULL AND f.id = p.fill_id AND f.tx_hash IS NOT NULL`,
+      );
       return count;
     });
   }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TtlCache } from '../../common/cache/ttl-cache';
 import { Decimal, toDecimalString } from '../../common/decimal/decimal';
 import { JsonText } from '../../common/http/json-text';
@@ -6,6 +6,7 @@ import { assertWithinOffsetCap, offsetOf } from '../../common/pagination/offset-
 import { toPage } from '../../common/pagination/page.dto';
 import { UpstreamCache, UpstreamCacheFactory } from '../../providers/kit/upstream-cache';
 import { RWA_PROVIDER, RwaMarket, RwaProvider } from '../../providers/rwa-provider';
+import { AssetCatalogueService } from '../markets/asset-catalogue.service';
 import type { AssetRow } from '../markets/asset-row';
 import { AssetsRepository, CoinFigures } from '../markets/assets.repository';
 import { Aged } from '../markets/data-age';
@@ -25,6 +26,22 @@ const UNDERLYING_ALIASES: ReadonlyMap<string, string> = new Map([
   ['XPD', 'PA'],
 ]);
 const UNDERLYING_TYPES = ['STOCK', 'ETF', 'COMMODITY'] as const;
+/** Classes whose vendor symbol is the ticker the RWA vendor names, so a missing underlier can be added by it. */
+const ADDABLE_CLASSES: ReadonlySet<RwaMarket['assetType']> = new Set(['stock', 'etf']);
+/** The item's figures and link: a row is served only with every one of them. */
+const REQUIRED_FIELDS = [
+  'rwaPrice',
+  'avgTokenPrice',
+  'changePct',
+  'volume',
+  'tokenMcap',
+  'tokenVol',
+  'linkedAssetId',
+  'linkedAssetType',
+  'linkedAssetSymbol',
+] as const;
+/** An item as built, before the rows missing a figure or a link are left out. */
+type RwaRow = { [K in keyof RwaItemDto]: K extends (typeof REQUIRED_FIELDS)[number] ? RwaItemDto[K] | null : RwaItemDto[K] };
 /** The class `type` filters by: the RWA's own, whether or not our catalogue lists the underlying. */
 const RWA_CLASS_OF_CODE: Readonly<Record<number, string>> = {
   [RWA_ASSET_TYPE_CODES.stock]: 'STOCK',
@@ -35,16 +52,20 @@ const RWA_CLASS_OF_CODE: Readonly<Record<number, string>> = {
 /**
  * `/rwa`: tokenized real-world assets from the RWA vendor (through the kit's shared cache), each joined to its
  * underlying in our catalogue (price, market cap, volume, whether it trades now) and its tokens to our
- * crypto assets. Sorted and paged here: the vendor's list is a few hundred entries at most.
+ * crypto assets. A stock or ETF underlier the catalogue lacks is added to it (the equities vendor asked, its
+ * quote stored); a row that still lacks a figure is left out, ranks counting the rows served. Sorted and
+ * paged here: the vendor's list is a few hundred entries at most.
  */
 @Injectable()
 export class RwaService {
+  private readonly logger = new Logger(RwaService.name);
   private readonly markets: UpstreamCache;
   private readonly items = new TtlCache<{ items: RwaItemDto[]; loadedAt: number }>(ANSWER_TTL_MS, 1);
 
   constructor(
     @Inject(RWA_PROVIDER) private readonly rwa: RwaProvider,
     private readonly catalogue: AssetsRepository,
+    private readonly additions: AssetCatalogueService,
     caches: UpstreamCacheFactory,
   ) {
     this.markets = caches.create({ name: 'stocks.rwa', freshTtlMs: RWA_FRESH_MS });
@@ -63,30 +84,44 @@ export class RwaService {
     const read = await this.markets.getAged(this.rwa.name, () => this.rwa.listRwaMarkets({ signal: AbortSignal.timeout(ON_DEMAND_DEADLINE_MS) }));
     const coins = await this.catalogue.coinsByCoingeckoId(read.value.flatMap((market) => market.tokens.map((token) => token.coinId)));
     const now = Date.now();
-    const items = await Promise.all(
-      read.value.map(async (market, i) => {
-        const symbol = market.symbol.toUpperCase();
-        const underlying = (await this.catalogue.resolveSymbol(UNDERLYING_ALIASES.get(symbol) ?? symbol, UNDERLYING_TYPES)) ?? null;
-        return toRwaItem(market, i + 1, underlying, coins, read.loadedAt, now);
-      }),
-    );
-    return { items, loadedAt: read.loadedAt };
+    const underlyings = await Promise.all(read.value.map((market) => this.underlying(market)));
+    const built = read.value.map((market, i) => toRwaItem(market, underlyings[i], coins, read.loadedAt, now));
+    const priced = built.filter(isPriced);
+    if (priced.length < built.length) {
+      const left = built.filter((item) => !isPriced(item)).map((item) => item.rwaId);
+      this.logger.warn(`${left.length} RWA row(s) left out, not priced: ${left.join(', ')}`);
+    }
+    return { items: priced.map((item, i) => ({ ...item, rank: i + 1 })), loadedAt: read.loadedAt };
+  }
+
+  /** The catalogue's underlier, added first when the catalogue lacks a stock or ETF the vendor names. */
+  private async underlying(market: RwaMarket): Promise<AssetRow | null> {
+    const symbol = market.symbol.toUpperCase();
+    const catalogueSymbol = UNDERLYING_ALIASES.get(symbol) ?? symbol;
+    const listed = await this.catalogue.resolveSymbol(catalogueSymbol, UNDERLYING_TYPES);
+    if (listed || !ADDABLE_CLASSES.has(market.assetType)) return listed ?? null;
+    try {
+      await this.additions.addAsset({ yahooSymbol: catalogueSymbol });
+    } catch (err) {
+      // Left out of this answer; the next load asks again.
+      this.logger.warn(`RWA ${market.id}: underlier ${catalogueSymbol} could not be added to the catalogue: ${String(err)}`);
+      return null;
+    }
+    return (await this.catalogue.resolveSymbol(catalogueSymbol, UNDERLYING_TYPES)) ?? null;
   }
 }
 
-function toRwaItem(
-  market: RwaMarket,
-  rank: number,
-  underlying: AssetRow | null,
-  coins: ReadonlyMap<string, CoinFigures>,
-  loadedAt: number,
-  now: number,
-): RwaItemDto {
+/** Every figure and the link; a commodity's future has no market cap of its own, so that one may be null. */
+function isPriced(row: RwaRow): row is RwaItemDto {
+  return REQUIRED_FIELDS.every((field) => row[field] !== null) && (row.marketCap !== null || row.linkedAssetType === 'COMMODITY');
+}
+
+function toRwaItem(market: RwaMarket, underlying: AssetRow | null, coins: ReadonlyMap<string, CoinFigures>, loadedAt: number, now: number): RwaRow {
   const quotedAt = underlying?.sourceUpdatedAt ? new Date(underlying.sourceUpdatedAt).getTime() : null;
   const tokens = tokenFigures(market.tokens.map((token) => coins.get(token.coinId)));
   return {
     rwaId: market.id,
-    rank,
+    rank: 0,
     symbol: market.symbol,
     name: market.name,
     slug: market.slug,

@@ -1,5 +1,7 @@
 import { Get, Param, Query, Res } from '@nestjs/common';
-import { ApiEnvelope } from '../../common/decorators/api-envelope.decorator';
+import { ApiParam } from '@nestjs/swagger';
+import { ApiEnvelope, ApiErrorResponse } from '../../common/decorators/api-envelope.decorator';
+import { ErrorCode } from '../../common/errors/error-code';
 import { AnswersJsonText } from '../../common/http/json-text';
 import { PublicApiController, PublicEndpoint } from '../access/public-endpoint.decorator';
 import { DataAgeHeader } from '../markets/data-age';
@@ -69,13 +71,20 @@ export class StocksController {
 
   @Get(':symbol/sec-filings')
   @PublicEndpoint('stocks.sec-filings', "A US stock's SEC EDGAR filings")
-  @ApiSymbolPath(STOCK_SYMBOL)
+  @ApiParam({ name: 'symbol', ...STOCK_SYMBOL })
+  @ApiErrorResponse(
+    404,
+    [ErrorCode.MARKET_ASSET_NOT_FOUND, ErrorCode.NOT_FOUND],
+    'MARKET_ASSET_NOT_FOUND: no stock matches the symbol. NOT_FOUND: the stock files nowhere at the SEC (a HK, JP or KR listing, or a US ticker ' +
+      'EDGAR maps to no registrant). msg names `symbol`; not billed',
+  )
   @ApiVendorFailures()
   @ApiEnvelope(SecFilingsDto, {
     headers: AGE_RESPONSE_HEADER,
     description:
-      'From EDGAR (the ticker mapped to its CIK), newest first, filtered by filing date and form type. `from` after `to` is 400 naming `from`. ' +
-      'A HK, JP or KR listing (no SEC registrant) answers an empty list. Cached for 30 minutes; during an EDGAR outage the last answer up to ' +
+      'From EDGAR (the ticker mapped to its CIK), newest first, filtered by filing date and form type. `from` after `to` is 400 naming `from`; ' +
+      'a form type EDGAR does not know is 400 naming `forms`. `source.from` and `source.to` are always the days searched (YYYY-MM-DD): as asked, ' +
+      "else the registrant's first filing day and today (UTC). Cached for 30 minutes; during an EDGAR outage the last answer up to " +
       `an hour old. ${AGE_HEADER}`,
   })
   @AnswersJsonText()
@@ -100,7 +109,10 @@ export class RwaController {
     headers: AGE_RESPONSE_HEADER,
     description:
       `Sort keys: ${RWA_SORTS.join(', ')} (rank, the default, is by token market cap). limit is 1-100 (default 20). The RWA list comes from the ` +
-      `crypto vendor (fresh 60 s, the last value up to an hour old during an outage); the underlying's figures from our catalogue. ${AGE_HEADER}`,
+      `crypto vendor (fresh 60 s, the last value up to an hour old during an outage); the underlying's figures from our catalogue, which ` +
+      'adds a stock or ETF underlier it lacks (the equities vendor asked). Every figure is a number: a row the catalogue cannot price ' +
+      '(an underlier the vendor does not quote, or a token figure neither our catalogue nor the RWA vendor has) is left out, not counted in ' +
+      `\`total\`, and ranks count the rows served. ${AGE_HEADER}`,
   })
   @AnswersJsonText()
   async list(@Query() query: RwaQueryDto, @Res({ passthrough: true }) res: unknown) {

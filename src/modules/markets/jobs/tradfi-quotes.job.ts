@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Decimal, toDecimalString } from '../../../common/decimal/decimal';
 import { JobOutcome, JobProgress } from '../../../jobs/job.types';
 import { MARKET_DATA_PROVIDER, MarketQuote } from '../../../providers/market-data-provider';
-import { AssetsRepository, RefreshTarget } from '../assets.repository';
+import { AssetsRepository } from '../assets.repository';
 import { MarketDataRouter } from '../providers/market-data-router';
 import { loadSeedUniverse } from '../seed/seed-universe';
-import { toQuoteInput } from './quote-input';
-import { fxSymbolsOf, toUsd } from '../usd-rates';
+import { toQuoteInput, usdFigures } from './quote-input';
+import { fxSymbolsOf } from '../usd-rates';
 
 const TRADFI_TYPES = ['STOCK', 'ETF', 'FOREX', 'COMMODITY'] as const;
 
@@ -62,20 +61,4 @@ export class TradfiQuotesJob {
     await this.assets.upsertQuotes(inputs);
     return { rows: inputs.length, failures, details: { vendor: vendor.name, unquoted: targets.length - inputs.length } };
   }
-}
-
-/**
- * Market cap and the 24 h traded value in USD: volume (shares or contracts) times price, converted at the
- * currency's rate. Null without any rate, and for FX pairs (no volume is reported for them).
- */
-function usdFigures(
-  quote: MarketQuote,
-  target: RefreshTarget,
-  rates: ReadonlyMap<string, string>,
-): { marketCapUsd: string | null; volume24hUsd: string | null } {
-  const traded = quote.volume24h !== null && quote.price !== null ? toDecimalString(new Decimal(quote.volume24h).times(quote.price)) : null;
-  return {
-    marketCapUsd: toUsd(quote.marketCap, target.currency, rates),
-    volume24hUsd: target.type === 'FOREX' ? null : toUsd(traded, target.currency, rates),
-  };
 }

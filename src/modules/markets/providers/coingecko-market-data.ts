@@ -4,6 +4,7 @@ import { CoingeckoClient } from '../../../providers/coingecko/coingecko.client';
 import { CryptoAssetDetail, DerivativeTicker, MAX_MARKETS_PER_PAGE, SpotTicker } from '../../../providers/coingecko/coingecko.types';
 import { UpstreamCache, UpstreamCacheFactory } from '../../../providers/kit/upstream-cache';
 import {
+  AssetClassification,
   AssetProfile,
   AssetType,
   Candle,
@@ -131,6 +132,11 @@ export class CoingeckoMarketData implements MarketDataProvider {
 
   async getProfile({ sourceId, signal }: { sourceId: string; signal?: AbortSignal }): Promise<AssetProfile> {
     return toAssetProfile(await this.coingecko.coin(sourceId, signal));
+  }
+
+  /** A coin has no sector or industry. */
+  getClassification(): Promise<AssetClassification> {
+    return refuseUnsupported(VENDOR, 'sector and industry');
   }
 
   getGlobalStats({ signal }: { signal?: AbortSignal }): Promise<GlobalMarketStats> {

@@ -14,6 +14,7 @@ function fakeVendor(name: string, assetTypes: AssetType[]): MarketDataProvider {
     getCandles: answer,
     getTickers: answer,
     getProfile: answer,
+    getClassification: answer,
     getGlobalStats: jest.fn().mockResolvedValue({ vendor: name }),
     listCatalogue: answer,
     search: answer,

@@ -1,4 +1,5 @@
 import {
+  AssetClassification,
   AssetProfile,
   AssetType,
   Candle,
@@ -63,6 +64,10 @@ export class MarketDataRouter {
 
   getProfile({ type, ...params }: Routed & { sourceId: string }): Promise<AssetProfile> {
     return this.vendorFor(type).getProfile(params);
+  }
+
+  getClassification({ type, ...params }: Routed & { sourceId: string }): Promise<AssetClassification> {
+    return this.vendorFor(type).getClassification(params);
   }
 
   /** The crypto market's totals: the vendor answering CRYPTO gives them. */

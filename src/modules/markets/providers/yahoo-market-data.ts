@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  AssetClassification,
   AssetProfile,
   AssetType,
   Candle,
@@ -111,6 +112,12 @@ export class YahooMarketData implements MarketDataProvider {
   /** Exchange-traded securities and FX have no venue list of the kind crypto has. */
   async getTickers(): Promise<VenueTicker[]> {
     return [];
+  }
+
+  /** The company profile's sector and industry; a fund or a future has none. */
+  async getClassification({ sourceId, signal }: { sourceId: string; signal?: AbortSignal }): Promise<AssetClassification> {
+    const { assetProfile } = await this.yahoo.quoteSummary({ symbol: sourceId, modules: ['assetProfile'], signal });
+    return { sector: assetProfile?.sector ?? null, industry: assetProfile?.industry ?? null };
   }
 
   /** Exchange, currency and trading state from the quote; the catalogue has sector and industry. */

@@ -1,7 +1,16 @@
 import { loadSeedUniverse, SEED_LISTS, toCategorySlug } from './seed-universe';
 import type { SeedEntry } from './seed-entry';
 
-const aapl: SeedEntry = { yahooSymbol: 'AAPL', type: 'STOCK', market: 'US', symbol: 'AAPL', name: 'Apple Inc.', sector: 'Technology', currency: 'USD' };
+const aapl: SeedEntry = {
+  yahooSymbol: 'AAPL',
+  type: 'STOCK',
+  market: 'US',
+  symbol: 'AAPL',
+  name: 'Apple Inc.',
+  sector: 'Technology',
+  industry: 'Consumer Electronics',
+  currency: 'USD',
+};
 
 describe(loadSeedUniverse.name, () => {
   it('accepts the shipped universe: unique yahoo symbols, one entry per asset', () => {
@@ -54,6 +63,20 @@ describe(loadSeedUniverse.name, () => {
     const badMarket = { ...aapl, yahooSymbol: 'SPY', symbol: 'SPY', type: 'ETF', market: 'UK' } as unknown as SeedEntry;
     expect(() => loadSeedUniverse([[crypto, noMarket, badMarket]])).toThrow(
       /BTC-USD: type CRYPTO cannot be seeded\nMSFT: a stock needs a market.*\nSPY: unknown market UK/,
+    );
+  });
+
+  it("ships every stock of every market with its vendor's sector and industry", () => {
+    const stocks = loadSeedUniverse().filter((entry) => entry.type === 'STOCK');
+    expect(stocks.filter((entry) => !entry.sector || !entry.industry).map((entry) => entry.yahooSymbol)).toEqual([]);
+    expect(stocks.find((entry) => entry.yahooSymbol === '1378.HK')).toMatchObject({ sector: 'Basic Materials', industry: 'Aluminum' });
+  });
+
+  it('rejects a stock without its sector or industry', () => {
+    const noIndustry: SeedEntry = { ...aapl, industry: undefined };
+    const noSector: SeedEntry = { ...aapl, yahooSymbol: 'MSFT', symbol: 'MSFT', sector: undefined };
+    expect(() => loadSeedUniverse([[noIndustry, noSector]])).toThrow(
+      /AAPL: a stock needs its vendor's sector and industry\nMSFT: a stock needs its vendor's sector and industry/,
     );
   });
 

@@ -25,8 +25,8 @@ export function toCategorySlug(label: string): string {
 
 /**
  * Checks the seed lists and turns them into catalogue entries keyed by Yahoo symbol. Throws with every
- * problem found: a duplicate Yahoo symbol, a crypto or unknown type, a stock without a known market or whose
- * Yahoo suffix does not match it, a symbol that is not the Yahoo symbol without its suffix.
+ * problem found: a duplicate Yahoo symbol, a crypto or unknown type, a stock without a known market, a sector and
+ * an industry, or whose Yahoo suffix does not match it, a symbol that is not the Yahoo symbol without its suffix.
  */
 export function loadSeedUniverse(lists: readonly SeedEntry[][] = SEED_LISTS): CatalogueAsset[] {
   const problems: string[] = [];
@@ -48,6 +48,8 @@ export function loadSeedUniverse(lists: readonly SeedEntry[][] = SEED_LISTS): Ca
           problems.push(`${label}: symbol ${seed.symbol} on ${market} must be the yahoo symbol without its suffix`);
         }
         stockCode = toStockCode(seed.symbol, market);
+        // The heatmap groups by sector and shows the industry of every stock: the vendor's names, shipped with the seed.
+        if (!seed.sector || !seed.industry) problems.push(`${label}: a stock needs its vendor's sector and industry`);
         if (!STOCK_CODE.test(stockCode)) problems.push(`${label}: stock code ${stockCode} is not <TICKER>-<MARKET>`);
       }
     } else if (seed.market !== null && !STOCK_MARKETS.includes(seed.market)) {

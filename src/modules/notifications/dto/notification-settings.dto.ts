@@ -1,9 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { DEFAULT_NOTIFICATION_SETTINGS, FUNDING_APR_PERCENT_RANGE, PRICE_MOVE_WINDOW_MINUTES, THRESHOLD_PERCENT_RANGE } from '../notification-settings';
+import { IsBoolean, IsIn, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { DEFAULT_NOTIFICATION_SETTINGS, FUNDING_APR_PERCENT_RANGE, PRICE_MOVE_WINDOWS_MINUTES, THRESHOLD_PERCENT_RANGE } from '../notification-settings';
 
 const { min, max } = THRESHOLD_PERCENT_RANGE;
 const PERCENT = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
+const WINDOWS = PRICE_MOVE_WINDOWS_MINUTES.join(', ');
+const WINDOW_DESCRIPTION = `The window a price move is measured over, in minutes: one of ${WINDOWS} (default ${DEFAULT_NOTIFICATION_SETTINGS.priceMoveWindowMinutes})`;
 
 /** The account's alert thresholds as served. */
 export class NotificationSettingsDto {
@@ -12,11 +14,11 @@ export class NotificationSettingsDto {
 
   @ApiProperty({
     example: DEFAULT_NOTIFICATION_SETTINGS.priceMovePercent,
-    description: `A move of at least this many percent either way within ${PRICE_MOVE_WINDOW_MINUTES} minutes alerts (${min}-${max})`,
+    description: `A move of at least this many percent either way within priceMoveWindowMinutes alerts (${min}-${max})`,
   })
   priceMovePercent: number;
 
-  @ApiProperty({ example: PRICE_MOVE_WINDOW_MINUTES, description: 'The window price moves are measured over (fixed)' })
+  @ApiProperty({ example: DEFAULT_NOTIFICATION_SETTINGS.priceMoveWindowMinutes, enum: PRICE_MOVE_WINDOWS_MINUTES, description: WINDOW_DESCRIPTION })
   priceMoveWindowMinutes: number;
 
   @ApiProperty({ example: DEFAULT_NOTIFICATION_SETTINGS.liquidationRiskEnabled, description: 'Alert when a position of the wallet nears liquidation' })
@@ -41,7 +43,10 @@ export class NotificationSettingsDto {
   fundingRateAprPercent: number;
 }
 
-/** PUT body: the fields given replace the stored ones; the others keep their value (their default if never set). */
+/**
+ * PUT body: the fields given replace the stored ones; the others keep their value (their default if never set).
+ * Every field GET serves is accepted, so a client can write back what it read with one field changed.
+ */
 export class UpdateNotificationSettingsDto {
   @ApiPropertyOptional({ example: true })
   @IsOptional()
@@ -54,6 +59,11 @@ export class UpdateNotificationSettingsDto {
   @Min(min)
   @Max(max)
   priceMovePercent?: number;
+
+  @ApiPropertyOptional({ example: 60, enum: PRICE_MOVE_WINDOWS_MINUTES, description: WINDOW_DESCRIPTION })
+  @IsOptional()
+  @IsIn(PRICE_MOVE_WINDOWS_MINUTES, { message: `must be one of ${WINDOWS} (minutes)` })
+  priceMoveWindowMinutes?: number;
 
   @ApiPropertyOptional({ example: true })
   @IsOptional()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DEFAULT_NOTIFICATION_SETTINGS, FUNDING_HOURS_PER_YEAR, PRICE_MOVE_WINDOW_MINUTES } from '../notification-settings';
+import { DEFAULT_NOTIFICATION_SETTINGS, FUNDING_HOURS_PER_YEAR, PRICE_MOVE_WINDOWS_MINUTES } from '../notification-settings';
 import { NotificationType } from '../notification-types';
 import { NewNotification } from '../notifications.repository';
 
@@ -10,6 +10,8 @@ export interface PriceMoveRow {
   coin: string;
   mid: string;
   pastPx: string;
+  /** The account's window the move was measured over. */
+  windowMinutes: number;
 }
 
 export interface LiquidationRiskRow {
@@ -51,28 +53,31 @@ export class NotificationConditionsRepository {
 
   /**
    * Watchlist coins of accounts with price alerts on whose mid moved at least the account's threshold
-   * against the mid sampled PRICE_MOVE_WINDOW_MINUTES ago (a perp's sample first, as /hl/prices/mids
-   * serves a perp's mid for a shared key, else the spot token's).
+   * against the mid sampled the account's window ago (a perp's sample first, as /hl/prices/mids serves a
+   * perp's mid for a shared key, else the spot token's). A window not offered reads as the default, as in withDefaults.
    */
   async priceMoves(nowMinute: number): Promise<PriceMoveRow[]> {
-    const { priceMoveEnabled, priceMovePercent } = DEFAULT_NOTIFICATION_SETTINGS;
-    const referenceMinute = nowMinute - PRICE_MOVE_WINDOW_MINUTES;
+    const { priceMoveEnabled, priceMovePercent, priceMoveWindowMinutes } = DEFAULT_NOTIFICATION_SETTINGS;
     return this.db.query(
       `WITH watched AS (
          SELECT DISTINCT g.account_id, e.coin FROM watchlist_groups g JOIN watchlist_entries e ON e.group_id = g.id
        )
-       SELECT w.account_id AS "accountId", w.coin, m.mid::text AS mid, o.px::text AS "pastPx"
+       SELECT w.account_id AS "accountId", w.coin, m.mid::text AS mid, o.px::text AS "pastPx", win.minutes AS "windowMinutes"
          FROM watched w
          LEFT JOIN notification_settings s ON s.account_id = w.account_id
+         CROSS JOIN LATERAL (
+           SELECT CASE WHEN v.minutes = ANY($5::numeric[]) THEN v.minutes::int ELSE $4::int END AS minutes
+             FROM (SELECT ${setting('priceMoveWindowMinutes', 'numeric', '$4::numeric')} AS minutes) v
+         ) win
          JOIN hl_mids m ON m.coin = w.coin
          JOIN LATERAL (
            SELECT sm.px FROM hl_mid_samples sm
-            WHERE sm.coin IN (w.coin, 'spot:' || w.coin) AND sm.minute <= $1::bigint AND sm.minute > $2::bigint
+            WHERE sm.coin IN (w.coin, 'spot:' || w.coin) AND sm.minute <= $1::bigint - win.minutes AND sm.minute > $1::bigint - win.minutes - $2::int
             ORDER BY sm.coin = w.coin DESC, sm.minute DESC LIMIT 1
          ) o ON o.px > 0
         WHERE ${setting('priceMoveEnabled', 'boolean', String(priceMoveEnabled))}
           AND abs(m.mid - o.px) / o.px * 100 >= ${setting('priceMovePercent', 'numeric', '$3::numeric')}`,
-      [referenceMinute, referenceMinute - REFERENCE_SLACK_MINUTES, priceMovePercent],
+      [nowMinute, REFERENCE_SLACK_MINUTES, priceMovePercent, priceMoveWindowMinutes, PRICE_MOVE_WINDOWS_MINUTES],
     );
   }
 

@@ -6,6 +6,11 @@ describe('notification messages', () => {
     expect(priceMoveMessage({ coin: 'ETH', pastPx: '3000', mid: '2790.5', windowMinutes: 60 })).toBe('ETH fell 7.0% in the last hour to 2,791');
   });
 
+  it("names the account's window in hours from an hour up, else in minutes", () => {
+    expect(priceMoveMessage({ coin: 'BTC', pastPx: '100', mid: '110', windowMinutes: 15 })).toBe('BTC rose 10.0% in the last 15 minutes to 110.00');
+    expect(priceMoveMessage({ coin: 'BTC', pastPx: '100', mid: '110', windowMinutes: 240 })).toBe('BTC rose 10.0% in the last 4 hours to 110.00');
+  });
+
   it('keeps the significant digits of small prices', () => {
     expect(formatPrice('0.000123456')).toBe('0.0001235');
     expect(formatPrice('0.51234')).toBe('0.5123');

@@ -18,7 +18,8 @@ export function formatPrice(value: BigNumber.Value): string {
 export function priceMoveMessage({ coin, pastPx, mid, windowMinutes }: { coin: string; pastPx: string; mid: string; windowMinutes: number }): string {
   const change = new Decimal(mid).minus(pastPx).div(pastPx).times(100);
   const verb = change.isNegative() ? 'fell' : 'rose';
-  const window = windowMinutes === 60 ? 'the last hour' : `the last ${windowMinutes} minutes`;
+  const window =
+    windowMinutes === 60 ? 'the last hour' : windowMinutes % 60 === 0 ? `the last ${windowMinutes / 60} hours` : `the last ${windowMinutes} minutes`;
   return `${coin} ${verb} ${change.abs().toFixed(1, BigNumber.ROUND_HALF_UP)}% in ${window} to ${formatPrice(mid)}`;
 }
 

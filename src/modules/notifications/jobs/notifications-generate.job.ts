@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { JobOutcome } from '../../../jobs/job.types';
 import { HlAddressesRepository } from '../../hl/jobs/hl-addresses.repository';
-import { PRICE_MOVE_WINDOW_MINUTES } from '../notification-settings';
 import { HeldCondition, NotificationConditionsRepository } from './notification-conditions.repository';
 import { fundingRateMessage, liquidationRiskMessage, priceMoveMessage } from './notification-messages';
 
@@ -39,7 +38,7 @@ export class NotificationsGenerateJob {
       accountId: row.accountId,
       type: 'price_move',
       coin: row.coin,
-      message: priceMoveMessage({ ...row, windowMinutes: PRICE_MOVE_WINDOW_MINUTES }),
+      message: priceMoveMessage(row),
     }));
   }
 

@@ -83,7 +83,10 @@ export class PointsTransactionDto {
     type: 'string',
     nullable: true,
     example: '0x53542a9ac057af8454cd0434d851d202028b00805b5ace56f71cd5ed7f5b896e',
-    description: 'The fill’s transaction hash; null for a fill known only from the builder’s daily file, which carries none',
+    description:
+      'The fill’s transaction hash, from the wallet’s own fills (a builder’s daily file carries none; its fills are matched to the ' +
+      'wallet’s by time, side, price, size and coin). Null only while no own fill matches: Hyperliquid no longer serves it (a user’s ' +
+      '10,000 most recent fills) or could not be read when the day was; it is filled in once known',
   })
   tradeTxHash: string | null;
 }

@@ -35,7 +35,8 @@ export class RwaTokenDto {
   @ApiProperty({ example: 'TSLAX' }) symbol: string;
 }
 
-const NUMBER_OR_NULL = (example: number, description: string) => ({ type: 'number', nullable: true, example, description }) as const;
+/** A row that lacks one of these figures is left out of `/rwa`, so every served item has them all. */
+const NUMBER = (example: number, description: string) => ({ type: 'number', example, description }) as const;
 
 export class RwaItemDto {
   @ApiProperty({ example: 'tesla' }) rwaId: string;
@@ -44,14 +45,19 @@ export class RwaItemDto {
   @ApiProperty({ example: 'Tesla' }) name: string;
   @ApiProperty({ example: 'tesla' }) slug: string;
   @ApiProperty({ enum: Object.values(RWA_ASSET_TYPE_CODES), example: 1, description: '1 stock, 2 ETF, 3 commodity' }) assetType: number;
-  @ApiProperty(NUMBER_OR_NULL(375.05, "The underlying's price from our catalogue (its listing currency)")) rwaPrice: number | null;
-  @ApiProperty(NUMBER_OR_NULL(375.6, "The tokens' price in USD averaged by their 24 h volume, from our crypto catalogue's quotes")) avgTokenPrice:
-    number | null;
-  @ApiProperty(NUMBER_OR_NULL(1.2, "Percent change of the tokens' price over 24 h")) changePct: number | null;
-  @ApiProperty(NUMBER_OR_NULL(1206000000000, "The underlying's market cap from our catalogue")) marketCap: number | null;
-  @ApiProperty(NUMBER_OR_NULL(98000000, "The underlying's session volume from our catalogue")) volume: number | null;
-  @ApiProperty(NUMBER_OR_NULL(45000000, "The tokens' market cap together, USD")) tokenMcap: number | null;
-  @ApiProperty(NUMBER_OR_NULL(3200000, "The tokens' 24 h volume together, USD")) tokenVol: number | null;
+  @ApiProperty(NUMBER(375.05, "The underlying's price from our catalogue (its listing currency)")) rwaPrice: number;
+  @ApiProperty(NUMBER(375.6, "The tokens' price in USD averaged by their 24 h volume, from our crypto catalogue's quotes")) avgTokenPrice: number;
+  @ApiProperty(NUMBER(1.2, "Percent change of the tokens' price over 24 h")) changePct: number;
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    example: 1206000000000,
+    description: "The underlying's market cap from our catalogue; null only for a commodity (gold), whose future has no market cap",
+  })
+  marketCap: number | null;
+  @ApiProperty(NUMBER(98000000, "The underlying's session volume from our catalogue")) volume: number;
+  @ApiProperty(NUMBER(45000000, "The tokens' market cap together, USD")) tokenMcap: number;
+  @ApiProperty(NUMBER(3200000, "The tokens' 24 h volume together, USD")) tokenVol: number;
 
   @ApiProperty({
     enum: ['open', 'closed'],
@@ -61,10 +67,10 @@ export class RwaItemDto {
   marketStatus: string;
 
   @ApiProperty({ type: [RwaTokenDto] }) tokenList: RwaTokenDto[];
-  @ApiProperty({ type: 'integer', nullable: true, example: 412, description: 'Our asset id of the underlying; null when our catalogue does not list it' })
-  linkedAssetId: number | null;
-  @ApiProperty({ type: 'string', nullable: true, enum: ['STOCK', 'ETF', 'COMMODITY', null], example: 'STOCK' }) linkedAssetType: string | null;
-  @ApiProperty({ type: 'string', nullable: true, example: 'TSLA', description: "The underlying's symbol in our catalogue (gold is GC)" })
-  linkedAssetSymbol: string | null;
+  @ApiProperty({ type: 'integer', example: 412, description: 'Our asset id of the underlying (a stock or ETF the catalogue lacked is added to it)' })
+  linkedAssetId: number;
+  @ApiProperty({ type: 'string', enum: ['STOCK', 'ETF', 'COMMODITY'], example: 'STOCK' }) linkedAssetType: string;
+  @ApiProperty({ type: 'string', example: 'TSLA', description: "The underlying's symbol in our catalogue (gold is GC)" })
+  linkedAssetSymbol: string;
   @ApiProperty({ example: '2026-11-24T12:00:00.000Z' }) updatedAt: string;
 }

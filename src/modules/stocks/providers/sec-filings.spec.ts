@@ -66,12 +66,18 @@ describe(SecFilings.name, () => {
     expect(client.submissions).not.toHaveBeenCalled();
   });
 
+  it("answers the registrant's first filing day, the start of a search without `from`, from its oldest page", async () => {
+    expect((await fakeClient(recent, [older, oldest]).sut.listFilings({ symbol: 'AAPL', forms: ['S-1'], limit: 20 }))?.firstFilingDate).toBe('2023-08-04');
+    expect((await fakeClient(recent).sut.listFilings({ symbol: 'AAPL', limit: 1 }))?.firstFilingDate).toBe('2025-03-01');
+  });
+
   it('maps a filing to the contract item: form, dates, accession, document URL, description', async () => {
     const { sut } = fakeClient(recent);
     const result = await sut.listFilings({ symbol: 'AAPL', forms: ['8-K', '144'], limit: 5 });
     expect(result).toEqual({
       registrantId: CIK,
       registrantName: 'Apple Inc.',
+      firstFilingDate: '2025-03-01',
       filings: [
         {
           formType: '8-K',

@@ -44,6 +44,7 @@ export class SecFilings implements FilingsProvider {
     return {
       registrantId: submissions.cik,
       registrantName: submissions.name,
+      firstFilingDate: firstFilingDate(submissions.recent, submissions.files),
       filings: newestFirst(found)
         .slice(0, limit)
         .map((row) => this.toFiling(submissions.cik, row)),
@@ -60,6 +61,12 @@ export class SecFilings implements FilingsProvider {
       description: describe(row),
     };
   }
+}
+
+/** The oldest day of the recent block and the older pages; today for a registrant that never filed (none is listed then). */
+function firstFilingDate(recent: readonly SecFilingRow[], pages: readonly SecSubmissionsPage[]): string {
+  const days = [...recent.map((row) => row.filingDate), ...pages.map((page) => page.filingFrom)];
+  return days.length === 0 ? new Date().toISOString().slice(0, 10) : days.reduce((min, day) => (day < min ? day : min));
 }
 
 /** Whether the range starts on or before the recent block's oldest day (that day may continue on the newest older page). */
