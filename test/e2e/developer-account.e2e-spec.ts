@@ -31,6 +31,22 @@ describe('The wallet’s account and usage behind a session (/api/v1/account, /a
     });
   });
 
+  it('refuses an unknown query parameter on a backend route that takes none, naming it, as every other route does', async () => {
+    const { token } = await signIn(t);
+    for (const path of ['/account?verbose=1', '/keys?limt=5', '/watchlist?x=1']) {
+      const res = await backend(t, 'get', path, token);
+      expect({ path, status: res.status, code: res.body.code, msg: res.body.msg }).toEqual({
+        path,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        msg: `${path.split('?')[1].split('=')[0]}: is not a known parameter (this endpoint takes none)`,
+      });
+    }
+    // A route with a query DTO still takes its own parameters.
+    expect((await backend(t, 'get', '/usage?days=7', token)).status).toBe(200);
+    expect((await backend(t, 'get', '/account', token)).status).toBe(200);
+  });
+
   it('shows a paid account the same balance the public /account shows its key, and the newest active key', async () => {
     const wallet = Wallet.createRandom();
     const { token } = await signIn(t, wallet);

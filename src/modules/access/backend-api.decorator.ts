@@ -31,6 +31,8 @@ export function BackendApiController(path: string, tag: string) {
     ApiTags(tag),
     ApiBearerAuth(WALLET_SESSION_SECURITY),
     ApiSessionRefusal(),
+    // A route's own 400 (its DTO's refusals) replaces this one in the document.
+    ApiErrorResponse(400, [ErrorCode.VALIDATION_ERROR], 'A query parameter the route does not take, or an invalid value (msg names it)', { open: true }),
     ApiErrorResponse(500, [ErrorCode.INTERNAL_ERROR], 'Unexpected error (no internals in the body)', { open: true }),
   );
 }

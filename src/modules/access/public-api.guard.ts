@@ -3,7 +3,7 @@ import { HttpAdapterHost, Reflector } from '@nestjs/core';
 import { ApiCallerCache } from '../account/api-caller.cache';
 import { AdmissionResult, AdmissionService, AdmitStatus, microToCredits } from '../billing/billing.public';
 import { PublicRoute } from './public-endpoint.decorator';
-import { RouteAccess, routeAccessOf } from './route-access';
+import { refuseAnyQuery, RouteAccess, routeAccessOf, WalletSessionAccess } from './route-access';
 import { WALLET_SESSION_VERIFIER, WalletSessionVerifier } from './wallet-session.verifier';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -102,13 +102,14 @@ export class PublicApiGuard implements CanActivate {
   /** Synchronous for open routes: returning a promise from canActivate would cost them extra ticks. */
   private admitOutsideKeyPipeline(route: RouteAccess, context: ExecutionContext): boolean | Promise<boolean> {
     if (route.audience === 'open') return true;
-    if (route.audience === 'wallet-session') return this.admitWalletSession(context.getArgs<[HeaderBag]>()[0]);
+    if (route.audience === 'wallet-session') return this.admitWalletSession(route, context.getArgs<[HeaderBag]>()[0]);
     // The caller did nothing wrong; the route is missing its declaration (logged once per route).
     throw new AppError(ErrorCode.FORBIDDEN, 'route: not open to any caller');
   }
 
-  private async admitWalletSession(req: HeaderBag): Promise<boolean> {
+  private async admitWalletSession(route: WalletSessionAccess, req: HeaderBag): Promise<boolean> {
     callState(req).principal = await this.walletSessions.verify(req);
+    if (route.takesNoQuery) refuseAnyQuery(rawRequest(req).url ?? '');
     return true;
   }
 
@@ -124,12 +125,4 @@ export class PublicApiGuard implements CanActivate {
     // Free callers are never metered: their calls cost 0.
     if (result.status === AdmitStatus.ADMITTED) adapter.setHeader(res, HEADER.creditsCost, result.admission.costMicro === 0 ? '0' : route.costText);
   }
-}
-
-/** For a route that takes no query parameters: the first one given is unknown, named as a DTO would name it. */
-function refuseAnyQuery(url: string): void {
-  const start = url.indexOf('?');
-  if (start < 0) return;
-  const first = new URLSearchParams(url.slice(start + 1)).keys().next();
-  if (!first.done) throw AppError.validation(first.value || 'query', 'is not a known parameter (this endpoint takes none)');
 }
