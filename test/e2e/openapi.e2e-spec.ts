@@ -6,6 +6,7 @@ import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
 import { seedHlReference } from '../support/hl-seed';
 import { get } from '../support/http';
+import { compileWithComponents, strictOpenApiAjv } from '../support/openapi-validator';
 import { resetDb } from '../support/reset-db';
 
 type Operation = {
@@ -182,6 +183,22 @@ describe('OpenAPI document', () => {
     const limit = op.parameters!.find((p) => p.name === 'limit')!;
     expect(limit.schema).toEqual(expect.objectContaining({ minimum: 1, maximum: 100, default: 20 }));
     expect(op.responses).toHaveProperty('400');
+  });
+
+  it('compiles under a strict validator, and every schema marked nullable accepts null there (a nullable reference is anyOf with a null branch)', () => {
+    const ajv = strictOpenApiAjv();
+    const nullable: Array<{ at: string; schema: object }> = [];
+    const visit = (node: unknown, at: string) => {
+      if (node === null || typeof node !== 'object') return;
+      if ((node as { nullable?: unknown }).nullable === true) nullable.push({ at, schema: node });
+      for (const [key, child] of Object.entries(node)) visit(child, `${at}/${key}`);
+    };
+    visit(doc, '#');
+    expect(nullable.length).toBeGreaterThan(50);
+    for (const { at, schema } of nullable) {
+      expect({ at, acceptsNull: compileWithComponents(ajv, doc, schema)(null) }).toEqual({ at, acceptsNull: true });
+    }
+    for (const schema of Object.values(doc.components.schemas)) expect(compileWithComponents(ajv, doc, schema as object)).toBeDefined();
   });
 
   it('serves Swagger UI at /docs', async () => {
