@@ -77,7 +77,8 @@ function captureBody(res: ServerResponse): { chunks: Buffer[]; bytes: number } {
   const captured = { chunks: [] as Buffer[], bytes: 0 };
   const keep = (chunk: unknown, encoding: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
+    const buffer =
+      typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
     captured.bytes += buffer.length;
     if (captured.bytes <= MAX_CAPTURED_BYTES) captured.chunks.push(buffer);
   };

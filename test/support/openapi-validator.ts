@@ -41,6 +41,7 @@ export interface ObservedResponse {
 export class OpenApiResponseChecker {
   private readonly ajv = strictOpenApiAjv();
   private readonly validators = new Map<string, ValidateFunction | null>();
+  private readonly matched = new Map<string, string | undefined>();
   /** Literal paths before templated ones, so /notifications/settings is not read as /notifications/{id}. */
   private readonly routes: Array<{ template: string; pattern: RegExp }>;
 
@@ -56,9 +57,14 @@ export class OpenApiResponseChecker {
 
   /** The documented route an answer belongs to ("GET /api/v1/keys/{id}"), or undefined for paths the document does not list. */
   route(method: string, path: string): string | undefined {
+    const key = `${method.toUpperCase()} ${path}`;
+    if (this.matched.has(key)) return this.matched.get(key);
     const lower = method.toLowerCase();
     const match = this.routes.find((r) => r.pattern.test(path) && this.doc.paths[r.template][lower] !== undefined);
-    return match && `${method.toUpperCase()} ${match.template}`;
+    const route = match && `${method.toUpperCase()} ${match.template}`;
+    if (this.matched.size > 10_000) this.matched.clear();
+    this.matched.set(key, route);
+    return route;
   }
 
   /** Why the answer breaks the document, or null when it keeps it (or its route is not documented). */

@@ -8,12 +8,12 @@ const FORM = /^[A-Za-z0-9][A-Za-z0-9 /-]{0,19}$/;
 export const MAX_FORMS = 20;
 
 export class SecFilingsQueryDto {
-  @ApiPropertyOptional({ format: 'date', description: 'Filed on or after this day (YYYY-MM-DD)' })
+  @ApiPropertyOptional({ format: 'date', pattern: DATE.source, description: 'Filed on or after this day (YYYY-MM-DD)' })
   @IsOptional()
   @Matches(DATE, { message: 'must be a date YYYY-MM-DD' })
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date', description: 'Filed on or before this day (YYYY-MM-DD); not before `from`' })
+  @ApiPropertyOptional({ format: 'date', pattern: DATE.source, description: 'Filed on or before this day (YYYY-MM-DD); not before `from`' })
   @IsOptional()
   @Matches(DATE, { message: 'must be a date YYYY-MM-DD' })
   to?: string;
