@@ -63,7 +63,7 @@ export function watchResponses(app: INestApplication): void {
           method: req.method ?? 'GET',
           path,
           status: res.statusCode,
-          contentType: res.getHeader('content-type')?.toString(),
+          contentType: res.getHeader('content-type')?.toString() ?? captured.contentType,
           body: Buffer.concat(captured.chunks).toString('utf8'),
         });
         if (problem !== null) violations.push(problem);
@@ -73,8 +73,17 @@ export function watchResponses(app: INestApplication): void {
   });
 }
 
-function captureBody(res: ServerResponse): { chunks: Buffer[]; bytes: number } {
-  const captured = { chunks: [] as Buffer[], bytes: 0 };
+function captureBody(res: ServerResponse): { chunks: Buffer[]; bytes: number; contentType?: string } {
+  const captured: { chunks: Buffer[]; bytes: number; contentType?: string } = { chunks: [], bytes: 0 };
+  // Fastify hands its headers to writeHead in one object, where getHeader() never sees them.
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const headers = args.find((arg) => typeof arg === 'object' && arg !== null);
+    const entries = Array.isArray(headers) ? pairs(headers as unknown[]) : Object.entries((headers ?? {}) as Record<string, unknown>);
+    const type = entries.find(([name]) => String(name).toLowerCase() === 'content-type')?.[1];
+    if (type !== undefined) captured.contentType = String(type);
+    return writeHead(...args);
+  }) as ServerResponse['writeHead'];
   const keep = (chunk: unknown, encoding: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
     const buffer =
@@ -93,4 +102,11 @@ function captureBody(res: ServerResponse): { chunks: Buffer[]; bytes: number } {
     return end(...args);
   }) as ServerResponse['end'];
   return captured;
+}
+
+/** [name, value, name, value, ...] (writeHead's raw form) as entries. */
+function pairs(flat: unknown[]): Array<[unknown, unknown]> {
+  const out: Array<[unknown, unknown]> = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push([flat[i], flat[i + 1]]);
+  return out;
 }
