@@ -29,7 +29,14 @@ module.exports = {
   projects: [
     { ...common, displayName: 'unit', rootDir: '.', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/portal/src/**/*.spec.ts'] },
     { ...common, displayName: 'integration', rootDir: '.', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
-    { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    // Every answer the e2e suite receives is checked against the app's served OpenAPI document.
+    {
+      ...common,
+      displayName: 'e2e',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-setup.ts'],
+    },
     // Billing through faults: replicas as processes of their own, a private Redis killed, connections cut.
     { ...common, displayName: 'faults', rootDir: '.', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'] },
     // The developer portal in headless Chromium (playwright-core; CHROMIUM_PATH or /usr/bin/chromium).

@@ -19,8 +19,17 @@ export function configureApp(app: INestApplication): INestApplication {
   return app;
 }
 
+const servedDocuments = new WeakMap<INestApplication, OpenAPIObject>();
+
 function setupSwagger(app: INestApplication): void {
-  SwaggerModule.setup('docs', app, createOpenApiDocument(app), { jsonDocumentUrl: 'docs-json', swaggerOptions: { persistAuthorization: true } });
+  const document = createOpenApiDocument(app);
+  servedDocuments.set(app, document);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', swaggerOptions: { persistAuthorization: true } });
+}
+
+/** The document this app serves at /docs-json (the e2e suite checks every answer against it without asking for it). */
+export function servedOpenApiDocument(app: INestApplication): OpenAPIObject | undefined {
+  return servedDocuments.get(app);
 }
 
 /** The OpenAPI document served at /docs-json; scripts/openapi-lint.ts lints the same one. */

@@ -26,6 +26,8 @@ class UndeclaredModule {}
 
 @WalletSessionRoute()
 @Enveloped()
+// A test fixture, not part of the product: kept out of the served document (and so out of its response checks).
+@ApiExcludeController()
 @Controller('api/v1/test-session')
 class SessionController {
   @Get('status')

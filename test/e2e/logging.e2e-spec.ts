@@ -1,5 +1,6 @@
 import { Controller, Get, INestApplication, Logger, Module } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../src/app.factory';
@@ -7,8 +8,11 @@ import { OpenRoute } from '../../src/common/auth/audience';
 import { createAppLogger } from '../../src/infra/logging/app-logger';
 import { UpstreamError } from '../../src/providers/kit/upstream.error';
 import { testConfig } from '../support/test-env';
+import { watchResponses } from '../support/openapi-response-hook';
 
 /** A route that logs after an await (the request's context must survive it), then fails unexpectedly. */
+// A test fixture, not part of the product: kept out of the served document (and so out of its response checks).
+@ApiExcludeController()
 @OpenRoute()
 @Controller('log-probe')
 class LogProbeController {
@@ -53,6 +57,7 @@ async function startApp(logFormat: 'json' | 'pretty', stream: Writable, env: Rec
   const app = await createApp(config, { logger: createAppLogger(config, stream), imports: [LogProbeModule] });
   await app.init();
   if (config.http.adapter === 'fastify') await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
+  watchResponses(app);
   return app;
 }
 

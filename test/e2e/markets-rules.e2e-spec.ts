@@ -254,7 +254,7 @@ describe('Markets rules (symbols, search, gainers, Age, upstream calls, credits)
       expect(res.headers.age).toMatch(/^\d+$/);
     });
 
-    it.each(['/search?q=zzzzqq', '/assets?type=ALL&category=no-such-category', '/trending-gainers?page=50'])(
+    it.each(['/search?q=zzzzqq', '/assets?type=FOREX&category=technology', '/trending-gainers?page=50'])(
       'is 0 on %s, an empty page (nothing in it left an upstream)',
       async (path) => {
         const res = await client.ok(path);

@@ -139,6 +139,18 @@ describe('Markets reads (contract 2.3, 4.2, 4.8)', () => {
       await client.expectInvalid(path, field);
     });
 
+    it('answers a well-formed category no listed asset carries 400 naming category with the known slugs, unbilled', async () => {
+      await client.expectInvalid('/assets?type=ALL&category=no-such-category', 'category');
+      const res = await client.call('/assets?type=ALL&category=no-such-category');
+      const known: Array<{ slug: string }> = await stack.t.db.query(`SELECT DISTINCT unnest(categories) AS slug FROM assets WHERE listed ORDER BY 1`);
+      expect(known.length).toBeGreaterThan(1);
+      expect(res.body.msg).toBe(`category: must be one of the following values: ${known.map((k) => k.slug).join(', ')}`);
+    });
+
+    it('answers a known category with no asset of the class an empty page', async () => {
+      expect((await data('/assets?type=FOREX&category=technology')).items).toEqual([]);
+    });
+
     it('market=HK lists Hong Kong stocks only, all of them', async () => {
       const page = await data('/assets?type=ALL&market=HK&limit=100');
       expect(page.total).toBe(await listedCount(`market = 'HK'`));

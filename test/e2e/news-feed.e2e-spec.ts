@@ -120,6 +120,11 @@ describe('GET /news (the feed, its filters and locales) and GET /news/{id}', () 
       for (const id of ['abc', '0', '-1', '1.5', '99999999999']) await client.expectInvalid(`/news/${id}`, 'id');
     });
 
+    it('says the id bound the document states: 2147483647 is a 404, 2147483648 a 400 naming the range', async () => {
+      await client.expectError('/news/2147483647', 404, { code: 'NOT_FOUND' });
+      await client.expectError('/news/2147483648', 400, { code: 'VALIDATION_ERROR', msg: 'id: must be an integer from 1 to 2147483647, got "2147483648"' });
+    });
+
     it('scopes an item to one linked asset with assetSymbol: it alone listed and named as affected', async () => {
       const multi = all.filter((item) => item.assets.length >= 2);
       expect(multi.length).toBeGreaterThan(0);

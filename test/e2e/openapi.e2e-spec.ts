@@ -6,6 +6,7 @@ import { createTestApp, TestApp } from '../support/create-test-app';
 import { makeAccount } from '../support/factories';
 import { seedHlReference } from '../support/hl-seed';
 import { get } from '../support/http';
+import { compileWithComponents, strictOpenApiAjv } from '../support/openapi-validator';
 import { resetDb } from '../support/reset-db';
 
 type Operation = {
@@ -182,6 +183,45 @@ describe('OpenAPI document', () => {
     const limit = op.parameters!.find((p) => p.name === 'limit')!;
     expect(limit.schema).toEqual(expect.objectContaining({ minimum: 1, maximum: 100, default: 20 }));
     expect(op.responses).toHaveProperty('400');
+  });
+
+  it('compiles under a strict validator, and every schema marked nullable accepts null there (a nullable reference is anyOf with a null branch)', () => {
+    const ajv = strictOpenApiAjv();
+    const nullable: Array<{ at: string; schema: object }> = [];
+    const visit = (node: unknown, at: string) => {
+      if (node === null || typeof node !== 'object') return;
+      if ((node as { nullable?: unknown }).nullable === true) nullable.push({ at, schema: node });
+      for (const [key, child] of Object.entries(node)) visit(child, `${at}/${key}`);
+    };
+    visit(doc, '#');
+    expect(nullable.length).toBeGreaterThan(50);
+    for (const { at, schema } of nullable) {
+      expect({ at, acceptsNull: compileWithComponents(ajv, doc, schema)(null) }).toEqual({ at, acceptsNull: true });
+    }
+    for (const schema of Object.values(doc.components.schemas)) expect(compileWithComponents(ajv, doc, schema as object)).toBeDefined();
+  });
+
+  it('declares the bounds the server enforces: required strings, the last page, slugs, times, key ids, address lists, the news id', () => {
+    const param = (path: string, name: string, method = 'get') => {
+      const found = doc.paths[path][method].parameters?.find((p) => p.name === name);
+      expect({ path, name, found: found !== undefined }).toEqual({ path, name, found: true });
+      return found!.schema ?? {};
+    };
+    for (const path of ['/api/public/v1/hl/perp/holders', '/api/public/v1/hl/spot/holders', '/api/public/v1/hl/hip3/smart-trader'])
+      expect(param(path, 'coin')).toMatchObject({ minLength: 1, maxLength: 64 });
+    // The last page at the route's largest limit: 10,000 rows / 100 on /assets, / 500 on the holders.
+    expect(param('/api/public/v1/assets', 'page')).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(param('/api/public/v1/hl/perp/holders', 'page')).toMatchObject({ minimum: 1, maximum: 20 });
+    for (const path of ['/api/public/v1/assets', '/api/public/v1/stock/overview'])
+      expect(param(path, 'category')).toMatchObject({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', minLength: 1, maxLength: 64 });
+    for (const name of ['from', 'to']) expect(param('/api/public/v1/stock/{symbol}/sec-filings', name)).toHaveProperty('pattern');
+    for (const name of ['startTime', 'endTime'])
+      expect(new RegExp(String(param('/api/public/v1/account/fees', name).pattern)).test('2026-11-01T00:00:00Z')).toBe(true);
+    expect(param('/api/v1/keys/{id}', 'id', 'delete')).toMatchObject({ format: 'uuid', pattern: expect.any(String) });
+    expect(param('/api/public/v1/news/{id}', 'id')).toMatchObject({ minimum: 1, maximum: 2_147_483_647 });
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, object> }>;
+    expect(schemas.AddCohortAddressesDto.properties.addresses).toMatchObject({ minItems: 1, maxItems: expect.any(Number) });
+    expect(schemas.RemoveCohortAddressesDto.properties.addresses).toMatchObject({ minItems: 1, maxItems: expect.any(Number) });
   });
 
   it('serves Swagger UI at /docs', async () => {

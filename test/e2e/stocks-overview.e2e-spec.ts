@@ -89,11 +89,29 @@ describe('GET /stock/overview (the sector heatmap)', () => {
     expect(item.priceUsd).toBeLessThan(item.price);
   });
 
-  it('answers an unknown market or a malformed category 400 naming it, unbilled, and a category with no stock with no group', async () => {
+  it('answers an unknown market, a malformed category or one no stock carries 400 naming it, unbilled', async () => {
     await client.expectInvalid('/stock/overview?market=CN', 'market');
     await client.expectInvalid('/stock/overview?category=Tech%20Stocks', 'category');
     await client.expectInvalid('/stock/overview?limit=5', 'limit');
-    expect((await overview('?category=no-such-sector')).categories).toEqual([]);
+    await client.expectInvalid('/stock/overview?category=no-such-sector', 'category');
+  });
+
+  it('names the sector slugs of listed stocks when the category is unknown', async () => {
+    const known: Array<{ slug: string }> = await stack.t.db.query(
+      `SELECT DISTINCT unnest(categories) AS slug FROM assets WHERE listed AND type = 'STOCK' ORDER BY 1`,
+    );
+    expect(known.map((k) => k.slug)).toContain('technology');
+    const res = await client.call('/stock/overview?category=no-such-sector');
+    expect(res.body.msg).toBe(`category: must be one of the following values: ${known.map((k) => k.slug).join(', ')}`);
+  });
+
+  it('answers a sector slug no stock of the market carries with no group', async () => {
+    const slugs: Array<{ slug: string; market: string }> = await stack.t.db.query(
+      `SELECT DISTINCT unnest(categories) AS slug, market FROM assets WHERE listed AND type = 'STOCK'`,
+    );
+    const missing = slugs.find((s) => !slugs.some((o) => o.slug === s.slug && o.market === 'KR'));
+    expect(missing).toBeDefined();
+    expect((await overview(`?market=KR&category=${missing!.slug}`)).categories).toEqual([]);
   });
 
   it('says how old its prices are in Age', async () => {

@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.factory';
 import { ModuleImport } from '../../src/app.module';
 import { AppConfig } from '../../src/config/app.config';
 import { KV_STORE, KvStore } from '../../src/infra/kv/kv-store';
+import { watchResponses } from './openapi-response-hook';
 import { testConfig } from './test-env';
 
 export interface TestApp {
@@ -22,6 +23,7 @@ export async function createTestApp(config: AppConfig = testConfig(), imports: M
   const app = await createApp(config, { logger: false, imports });
   await app.init();
   if (config.http.adapter === 'fastify') await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
+  watchResponses(app);
   return {
     app,
     config,

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { TIME_PARAM_PATTERN } from '../../src/common/validation/time-param.decorator';
 import { SEED_MIDS } from './hl-seed';
 
 /**
@@ -11,7 +12,9 @@ export type Schema = Record<string, unknown> & {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  minLength?: number;
   maxLength?: number;
+  format?: string;
   example?: unknown;
 };
 export interface Parameter {
@@ -176,9 +179,26 @@ function validValue(p: Parameter, mode: 'valid' | 'hostile'): fc.Arbitrary<strin
       fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: 40, maxLength: 40 }).map((h) => `0x${h}`),
     );
   }
-  if (p.name === 'coin')
+  if (p.name === 'coin' && s.example !== undefined)
     return fc.oneof({ weight: 3, arbitrary: fc.constant(String(s.example)) }, { weight: 2, arbitrary: fc.constantFrom(...Object.keys(SEED_MIDS)) });
-  return fc.string({ minLength: 1, maxLength: Math.min(s.maxLength ?? 32, 32) });
+  if (s.format === 'date')
+    return fc
+      .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
+  // A time parameter: real instants in either documented form (the pattern cannot rule out 2026-02-30).
+  if (s.pattern === TIME_PARAM_PATTERN) {
+    const instant = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true });
+    return fc.oneof(
+      instant.map((d) => String(d.getTime())),
+      instant.map((d) => d.toISOString()),
+      instant.map((d) => d.toISOString().slice(0, 10)),
+    );
+  }
+  const minLength = s.minLength ?? 0;
+  const maxLength = Math.min(s.maxLength ?? 32, 32);
+  // Anything the schema allows: a pattern's language within the length bounds, else any string of an allowed length.
+  if (s.pattern) return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length >= minLength && v.length <= (s.maxLength ?? Infinity));
+  return fc.string({ minLength, maxLength: Math.max(minLength, maxLength) });
 }
 
 /** Values no schema allows, or that test the parser: out of range, wrong types, injections, traversal, unicode, very long. */
@@ -195,6 +215,19 @@ function hostileValue(p: Parameter): fc.Arbitrary<string> {
       : fc.constantFrom(...(s.enum ?? ['x']).map((v) => String(v).toUpperCase() + ' ')),
   );
 }
+
+/**
+ * Refusals no schema can state, which a request generated from the schemas may meet: a value the live data
+ * does not list (coins, outcomes and category slugs change at runtime; each route's text says so), and rules
+ * across two parameters (a window's order and length).
+ */
+export const REFUSALS_BEYOND_SCHEMA = [
+  /^coin: unknown coin /,
+  /^outcomeId: unknown outcome /,
+  /^category: must be one of /,
+  /must not be (after|before) /,
+  /the window may cover at most /,
+];
 
 /** Why the schema forbids this query (a value out of its schema, a repeated or undeclared name), or null. */
 export function schemaViolation(parameters: Parameter[], query: QueryItem[]): string | null {
@@ -230,6 +263,7 @@ function valueViolation(s: Schema, value: string): string | null {
   if (s.enum && !s.enum.map(String).includes(value)) return 'not in enum';
   if (s.pattern && !new RegExp(s.pattern).test(value)) return 'does not match pattern';
   if (s.maxLength !== undefined && value.length > s.maxLength) return 'too long';
+  if (s.minLength !== undefined && value.length < s.minLength) return 'too short';
   return null;
 }
 

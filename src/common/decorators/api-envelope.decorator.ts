@@ -2,6 +2,7 @@ import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { EnvelopeDto, ErrorEnvelopeDto, PageFieldsDto } from '../dto/envelope.dto';
 import { ErrorCode } from '../errors/error-code';
+import { nullableRefSchema } from '../dto/nullable-ref';
 
 const REQUEST_ID_HEADER = {
   'X-Request-Id': {
@@ -94,10 +95,7 @@ export function ApiEnvelope(model: Type<unknown>, options: ApiEnvelopeOptions = 
       ],
     };
   }
-  // OpenAPI 3.0 ignores siblings of a $ref, and an allOf would still hold null to the referenced schema: the
-  // reference or null, as two alternatives.
-  if (options.nullable)
-    data = '$ref' in data ? { type: 'object', nullable: true, anyOf: [data, { type: 'object', nullable: true, enum: [null] }] } : { ...data, nullable: true };
+  if (options.nullable) data = '$ref' in data ? nullableRefSchema(data) : { ...data, nullable: true };
   return applyDecorators(
     ApiExtraModels(EnvelopeDto, PageFieldsDto, model),
     ApiResponse({

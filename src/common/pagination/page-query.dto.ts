@@ -40,6 +40,9 @@ export function PageQuery(options: PageQueryOptions): PageQueryClass {
   const { defaultLimit, maxLimit, minLimit } = checkOptions(options);
 
   class BoundedPageQueryDto extends PageQueryDto {
+    @IntegerParam({ min: 1, default: 1, documentedMax: lastPageAt(maxLimit), description: pageDescription(maxLimit) })
+    override page: number = 1;
+
     @IntegerParam({ min: minLimit, max: maxLimit, default: defaultLimit, description: `Page size (${minLimit}-${maxLimit}, default ${defaultLimit}).` })
     override limit: number = defaultLimit;
   }
@@ -57,7 +60,8 @@ export function CursorPageQuery(options: PageQueryOptions): CursorPageQueryClass
     @IntegerParam({
       min: 1,
       default: 1,
-      description: `1-based page number; ignored (not even validated) when a cursor is given. Without one, (page - 1) × limit must stay below ${OFFSET_ROW_CAP}.`,
+      documentedMax: lastPageAt(maxLimit),
+      description: `1-based page number; ignored (not even validated) when a cursor is given. Without one: ${pageDescription(maxLimit)}`,
     })
     override page: number = 1;
 
@@ -81,6 +85,22 @@ export function CursorPageQuery(options: PageQueryOptions): CursorPageQueryClass
     cursor?: string;
   }
   return BoundedCursorPageQueryDto;
+}
+
+/** The last page offset paging reaches with `limit`: its first row must sit below the cap. */
+function lastPageAt(limit: number): number {
+  return Math.ceil(OFFSET_ROW_CAP / limit);
+}
+
+/**
+ * The real bound depends on limit, which OpenAPI cannot say: the document's `maximum` is the last page at the
+ * largest limit (valid with any limit), and the text gives the rule.
+ */
+function pageDescription(maxLimit: number): string {
+  return (
+    `1-based page number. Offset paging is capped at ${OFFSET_ROW_CAP} rows: (page - 1) × limit must stay below ${OFFSET_ROW_CAP}, ` +
+    `so the last page is ${lastPageAt(maxLimit)} at limit ${maxLimit} and ceil(${OFFSET_ROW_CAP} / limit) at smaller limits; a page past it is 400 naming page.`
+  );
 }
 
 /** Misconfigured bounds are a programming error: fail when the module loads, not on a request. */

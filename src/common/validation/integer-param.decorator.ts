@@ -8,6 +8,11 @@ export interface IntegerParamOptions {
   min: number;
   /** Inclusive; omitted from the OpenAPI document when not given (the value still has to be a safe integer). */
   max?: number;
+  /**
+   * The OpenAPI `maximum` when the real bound depends on another parameter (page on the offset cap): the
+   * largest value valid whatever the others are. Documented only; `max` is what is enforced.
+   */
+  documentedMax?: number;
   /** Documented default; the DTO's initializer is what applies it. */
   default?: number;
   description: string;
@@ -44,7 +49,7 @@ export function IntegerParam(options: IntegerParamOptions) {
   const schema = {
     type: 'integer',
     minimum: min,
-    ...(options.max === undefined ? {} : { maximum: max }),
+    ...(options.max === undefined && options.documentedMax === undefined ? {} : { maximum: Math.min(max, options.documentedMax ?? max) }),
     ...(options.default === undefined ? {} : { default: options.default }),
     ...(example === undefined ? {} : { example }),
     description,

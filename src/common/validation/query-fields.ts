@@ -22,7 +22,7 @@ export interface SymbolParamOptions {
  */
 export function SymbolParam({ description, example, rule }: SymbolParamOptions) {
   return applyDecorators(
-    ApiProperty({ description: `${description} ${rule}`, example, maxLength: SYMBOL_MAX_LENGTH }),
+    ApiProperty({ description: `${description} ${rule}`, example, minLength: 1, maxLength: SYMBOL_MAX_LENGTH }),
     RequiredParam(),
     IsString(),
     IsNotEmpty(),

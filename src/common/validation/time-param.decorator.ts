@@ -5,6 +5,8 @@ import { IsOptional, ValidateBy } from 'class-validator';
 /** ISO-8601 with a date, and a time with a zone when it has a time (`2026-11-01`, `2026-11-01T12:00:00Z`, `...+02:00`). */
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 const UNIX_MS = /^\d{1,15}$/;
+/** Either form, as the OpenAPI pattern of a time parameter (the calendar check, no 2026-02-30, is beyond a pattern). */
+export const TIME_PARAM_PATTERN = `^(?:${UNIX_MS.source.slice(1, -1)}|${ISO_8601.source.slice(1, -1)})$`;
 
 /** The instant a time parameter names (ISO-8601 or Unix milliseconds), or undefined when it names none. */
 export function parseTimeParam(value: unknown): Date | undefined {
@@ -26,7 +28,12 @@ function isCalendarDate(value: string): boolean {
  */
 export function TimeParam(description: string) {
   return applyDecorators(
-    ApiPropertyOptional({ description: `${description} ISO-8601 (with a zone when it has a time) or Unix milliseconds.`, example: undefined }),
+    ApiPropertyOptional({
+      type: 'string',
+      pattern: TIME_PARAM_PATTERN,
+      description: `${description} ISO-8601 (with a zone when it has a time) or Unix milliseconds.`,
+      example: undefined,
+    }),
     IsOptional(),
     ValidateBy({
       name: 'isTimeParam',

@@ -62,6 +62,12 @@ export class AuthController {
     'The signature is not the address’s over this message (the challenge stays usable); or the challenge is unknown, expired, used, or not the text issued',
     { open: true },
   )
+  @ApiErrorResponse(
+    503,
+    [ErrorCode.SERVICE_UNAVAILABLE],
+    'A smart-contract wallet’s signature cannot be checked right now (the chain behind AUTH_RPC_URL did not answer); try again later',
+    { open: true },
+  )
   signMessage(@Body() body: SignMessageDto) {
     return this.auth.signIn(body);
   }

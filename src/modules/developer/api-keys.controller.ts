@@ -11,6 +11,9 @@ import { ApiKeysService } from './api-keys.service';
 import { ApiKeyDto, CreatedApiKeyDto, CreateApiKeyDto } from './dto/api-key.dto';
 
 /** A key id path parameter: a UUID, or 400 naming `id`. */
+/** What ParseUUIDPipe accepts by default (any version): 8-4-4-4-12 hex digits, any case. */
+const KEY_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
 function keyIdPipe(): ParseUUIDPipe {
   return new ParseUUIDPipe({ exceptionFactory: () => AppError.validation('id', 'must be a key id (a UUID)') });
 }
@@ -37,7 +40,11 @@ export class ApiKeysController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Revoke one of the wallet’s keys: refused (401) on every replica within 5 seconds. Revoking twice answers the same' })
-  @ApiParam({ name: 'id', example: '3f1c8a8e-5d0b-4f7e-9a51-2b0c7f2f9a10' })
+  @ApiParam({
+    name: 'id',
+    description: 'The key id (a UUID)',
+    schema: { type: 'string', format: 'uuid', pattern: KEY_ID.source, example: '3f1c8a8e-5d0b-4f7e-9a51-2b0c7f2f9a10' },
+  })
   @ApiEnvelope(ApiKeyDto, { open: true })
   @ApiErrorResponse(400, [ErrorCode.VALIDATION_ERROR], 'id is not a UUID', { open: true })
   @ApiErrorResponse(404, [ErrorCode.NOT_FOUND], 'No such key among the wallet’s own', { open: true })

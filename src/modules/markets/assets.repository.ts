@@ -185,6 +185,15 @@ export class AssetsRepository {
     );
   }
 
+  /** The category slugs listed assets (of `types`, or any) carry, sorted: what the `category` filters accept. */
+  async listedCategories(types?: readonly AssetType[]): Promise<string[]> {
+    const rows: Array<{ slug: string }> = await this.db.query(
+      `SELECT DISTINCT slug FROM assets a, unnest(a.categories) AS slug WHERE a.listed AND ($1::text[] IS NULL OR a.type = ANY($1)) ORDER BY slug`,
+      [types ?? null],
+    );
+    return rows.map((r) => r.slug);
+  }
+
   /** One page of listed assets; the sort key always comes from ASSET_SORT_COLUMNS, nulls last, then by id. */
   async listAssets({ type, market, category, sort, order, limit, offset }: ListAssetsParams): Promise<AssetPage> {
     const where = `${LISTED_ASSETS} AND ($1::text IS NULL OR a.type = $1) AND ($2::text IS NULL OR a.market = $2)

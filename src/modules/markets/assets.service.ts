@@ -32,11 +32,13 @@ export const GAINERS_MIN_VOLUME_USD = '1000000';
 export class AssetsService {
   private readonly pages = new TtlCache<Aged<JsonText>>(READ_TTL_MS, READ_KEYS);
   private readonly symbols = new TtlCache<AssetRow | null>(READ_TTL_MS, READ_KEYS);
+  private readonly categories = new TtlCache<string[]>(READ_TTL_MS, 10);
 
   constructor(private readonly repository: AssetsRepository) {}
 
-  list(query: AssetsQueryDto): Promise<Aged<JsonText>> {
+  async list(query: AssetsQueryDto): Promise<Aged<JsonText>> {
     assertWithinOffsetCap(query.page, query.limit);
+    await this.assertKnownCategory(query.category);
     const { type, market, category, sort, order, page, limit } = query;
     return this.pages.get(`list:${type}:${market}:${category}:${sort}:${order}:${page}:${limit}`, async () =>
       agedPage(await this.repository.listAssets({ type: classOf(type), market, category, sort, order, limit, offset: offsetOf(page, limit) }), page, limit),
@@ -64,6 +66,17 @@ export class AssetsService {
       const items: SearchItemDto[] = hits.map((hit) => ({ id: hit.id, symbol: hit.stockCode ?? hit.symbol, name: hit.name, type: hit.type }));
       return { data: JsonText.of(toPage({ items, page, limit, total })), asOf: oldestOf(...hits.map((hit) => hit.refreshedAt?.getTime())) };
     });
+  }
+
+  /**
+   * A `category` filter must name a slug some listed asset (of `types`) carries: an unknown one is 400 naming
+   * the field with the known slugs, as an unknown enum value is, not an empty page that is billed.
+   */
+  async assertKnownCategory(category: string | undefined, types?: readonly AssetType[]): Promise<void> {
+    if (category === undefined) return;
+    const known = await this.categories.get(types?.join(',') ?? '*', () => this.repository.listedCategories(types));
+    if (known.includes(category)) return;
+    throw AppError.validation('category', known.length ? `must be one of the following values: ${known.join(', ')}` : 'no asset lists a category yet');
   }
 
   /**

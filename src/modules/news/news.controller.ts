@@ -10,7 +10,7 @@ import { NEWS_CONCEPTS } from './analysis/concepts';
 import { NewsItemDto, PENDING_ANALYSIS } from './dto/news-item.dto';
 import { NewsDetailQueryDto, NewsFeedQueryDto, NewsSearchQueryDto, StockNewsQueryDto } from './dto/news.query.dto';
 import { StockNewsDto } from './dto/stock-news.dto';
-import { parseNewsId } from './news-id';
+import { NEWS_ID_MAX, parseNewsId } from './news-id';
 import { NewsService } from './news.service';
 import { StockNewsService } from './stock-news.service';
 
@@ -44,7 +44,11 @@ export class NewsController {
 
   @Get(':id')
   @PublicEndpoint('news.detail', 'One news item')
-  @ApiParam({ name: 'id', description: 'The item id (a positive integer)', schema: { type: 'integer', minimum: 1, example: 1 } })
+  @ApiParam({
+    name: 'id',
+    description: `The item id (an integer from 1 to ${NEWS_ID_MAX})`,
+    schema: { type: 'integer', minimum: 1, maximum: NEWS_ID_MAX, example: 1 },
+  })
   @ApiEnvelope(NewsItemDto, { description: `${PENDING_ANALYSIS}` })
   @ApiErrorResponse(404, [ErrorCode.NOT_FOUND, ErrorCode.MARKET_ASSET_NOT_FOUND], 'No such item, or it is not linked to assetSymbol; or ' + UNKNOWN_ASSET)
   detail(@Param('id') id: string, @Query() query: NewsDetailQueryDto) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TtlCache } from '../../common/cache/ttl-cache';
 import { JsonText } from '../../common/http/json-text';
 import { AssetsRepository } from '../markets/assets.repository';
+import { AssetsService } from '../markets/assets.service';
 import { Aged, oldestOf } from '../markets/data-age';
 import { fxSymbolsOf, toUsd } from '../markets/usd-rates';
 import { StockOverviewCategoryDto, StockOverviewDto, StockOverviewQueryDto } from './dto/stock-overview.dto';
@@ -26,9 +27,11 @@ export class StockOverviewService {
   constructor(
     private readonly overview: StockOverviewRepository,
     private readonly assets: AssetsRepository,
+    private readonly catalogue: AssetsService,
   ) {}
 
-  get({ market, category }: StockOverviewQueryDto): Promise<Aged<JsonText>> {
+  async get({ market, category }: StockOverviewQueryDto): Promise<Aged<JsonText>> {
+    await this.catalogue.assertKnownCategory(category, ['STOCK']);
     return this.answers.get(`${market}:${category}`, async () => {
       const rows = await this.overview.topBySector({ market, category, perSector: LIMIT_PER_CATEGORY });
       const rates = await this.assets.latestPricesByYahooSymbol(fxSymbolsOf(rows.map((row) => row.currency)));

@@ -1,3 +1,4 @@
+import { ApiExcludeController } from '@nestjs/swagger';
 import { DynamicModule, Get, Inject, Injectable, Module, OnModuleDestroy, Param } from '@nestjs/common';
 import { KV_STORE, KvStore } from '../../../src/infra/kv/kv-store';
 import { PublicApiController, PublicEndpoint } from '../../../src/modules/access/public-endpoint.decorator';
@@ -89,6 +90,8 @@ class KitTestService {
   }
 }
 
+// A test fixture, not part of the product: kept out of the served document (and so out of its response checks).
+@ApiExcludeController()
 @PublicApiController('kit-test', 'Kit test')
 class KitTestController {
   constructor(private readonly service: KitTestService) {}

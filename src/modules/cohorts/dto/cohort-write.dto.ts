@@ -40,7 +40,11 @@ export class CreateCohortDto {
   @CohortName()
   name: string;
 
-  @ApiPropertyOptional({ type: [CohortMemberInputDto], description: `Initial members (at most ${MAX_ADDRESSES_PER_COHORT})` })
+  @ApiPropertyOptional({
+    type: [CohortMemberInputDto],
+    maxItems: MAX_ADDRESSES_PER_COHORT,
+    description: `Initial members (at most ${MAX_ADDRESSES_PER_COHORT})`,
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ADDRESSES_PER_COHORT)
@@ -58,6 +62,8 @@ export class RenameCohortDto {
 export class AddCohortAddressesDto {
   @ApiProperty({
     type: [CohortMemberInputDto],
+    minItems: 1,
+    maxItems: MAX_ADDRESSES_PER_COHORT,
     description: `1 to ${MAX_ADDRESSES_PER_COHORT} members to add, or whose tags to replace; adding a member twice changes nothing`,
   })
   @IsArray()
@@ -69,7 +75,13 @@ export class AddCohortAddressesDto {
 }
 
 export class RemoveCohortAddressesDto {
-  @ApiProperty({ type: [String], example: [EXAMPLE_ADDRESS], description: `1 to ${MAX_ADDRESSES_PER_COHORT} addresses; ones not in the cohort are ignored` })
+  @ApiProperty({
+    type: [String],
+    minItems: 1,
+    maxItems: MAX_ADDRESSES_PER_COHORT,
+    example: [EXAMPLE_ADDRESS],
+    description: `1 to ${MAX_ADDRESSES_PER_COHORT} addresses; ones not in the cohort are ignored`,
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_ADDRESSES_PER_COHORT)

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiNullableRefProperty } from '../../../common/dto/nullable-ref';
 import { ASSET_TYPES, STOCK_MARKETS } from '../asset-types';
 
 const DECIMAL = (example: string, description: string) => ({ type: 'string', nullable: true, example, description }) as const;
@@ -133,10 +134,10 @@ export class AssetDetailDto extends AssetDto {
   @ApiProperty({ type: 'string', nullable: true, example: '2037000000000', description: `USD. ${CRYPTO_ONLY}` })
   fullyDilutedValuation: string | null;
 
-  @ApiProperty({ type: PriceExtremeDto, nullable: true, description: `All-time high in USD. ${CRYPTO_ONLY}` })
+  @ApiNullableRefProperty(PriceExtremeDto, { description: `All-time high in USD. ${CRYPTO_ONLY}` })
   allTimeHigh: PriceExtremeDto | null;
 
-  @ApiProperty({ type: PriceExtremeDto, nullable: true, description: `All-time low in USD. ${CRYPTO_ONLY}` })
+  @ApiNullableRefProperty(PriceExtremeDto, { description: `All-time low in USD. ${CRYPTO_ONLY}` })
   allTimeLow: PriceExtremeDto | null;
 
   @ApiProperty({ type: 'string', nullable: true, example: 'NasdaqGS', description: `Exchange of the quote. ${LISTED_ONLY}` })

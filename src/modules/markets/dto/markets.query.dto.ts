@@ -1,13 +1,14 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PageQuery } from '../../../common/pagination/page-query.dto';
 import { SortOrder } from '../../../common/pagination/sort-order';
 import { IntegerParam } from '../../../common/validation/integer-param.decorator';
 import { EnumParam, OrderParam } from '../../../common/validation/query-fields';
 import { RequiredParam } from '../../../common/validation/required-param.decorator';
-import { ASSET_TYPES, CATEGORY_SLUG, STOCK_MARKETS, StockMarket } from '../asset-types';
+import { ASSET_TYPES, STOCK_MARKETS, StockMarket } from '../asset-types';
+import { CategoryParam } from './category-param.decorator';
 import { ASSET_SORTS, AssetSort } from '../assets.repository';
 
 /** `type` of the Markets lists: one class or ALL. */
@@ -48,11 +49,7 @@ export class AssetsQueryDto extends PageQuery({ defaultLimit: 20, maxLimit: 100 
   @IsIn([...STOCK_MARKETS])
   market?: StockMarket;
 
-  @ApiPropertyOptional({ description: 'Sector or tag slug: lowercase words joined by hyphens (`consumer-cyclical`, `layer-1`).' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
-  @Matches(CATEGORY_SLUG, { message: 'must be a slug: lowercase letters and digits joined by hyphens' })
+  @CategoryParam('Sector or tag slug: lowercase words joined by hyphens (`consumer-cyclical`, `layer-1`).')
   category?: string;
 }
 

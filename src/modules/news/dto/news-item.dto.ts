@@ -1,4 +1,5 @@
-import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiNullableRefProperty } from '../../../common/dto/nullable-ref';
 import { DIRECTIONS, NEWS_LOCALES, TIME_HORIZONS } from '../../../providers/analysis-provider';
 import { ASSET_TYPES } from '../../markets/asset-types';
 
@@ -33,7 +34,6 @@ export class NewsAnalysisDto {
   @ApiProperty({ example: 'Watch for outflows reversing the trend.' }) risksAndWatchlist: string;
 }
 
-@ApiExtraModels(NewsAnalysisDto)
 export class NewsItemDto {
   @ApiProperty({ type: 'integer', example: 1042 }) id: number;
   @ApiProperty({ example: 'coindesk', description: 'The feed the item was read from (its configured name)' }) source: string;
@@ -54,11 +54,7 @@ export class NewsItemDto {
   @ApiProperty({ description: 'Whether the item is linked to at least one catalogue asset' }) assetLinked: boolean;
   @ApiProperty({ description: 'Whether `analysis` is in the requested locale (true for en once analysed)' }) translationReady: boolean;
   @ApiProperty({ type: [NewsAssetDto], description: 'Linked assets, largest first' }) assets: NewsAssetDto[];
-  // OpenAPI 3.0 has no null type and `nullable` beside a $ref is ignored: null is the second alternative.
-  @ApiProperty({
-    oneOf: [{ $ref: getSchemaPath(NewsAnalysisDto) }, { type: 'object', nullable: true, enum: [null] }],
-    description: PENDING_ANALYSIS,
-  })
+  @ApiNullableRefProperty(NewsAnalysisDto, { description: PENDING_ANALYSIS })
   analysis: NewsAnalysisDto | null;
 }
 

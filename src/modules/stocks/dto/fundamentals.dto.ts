@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiNullableRefProperty } from '../../../common/dto/nullable-ref';
 import { SectionErrorDto, StockAssetDto, StockSourceDto } from './stock-blocks.dto';
 
 const NUMBER_OR_NULL = (example: number, description: string) => ({ type: 'number', nullable: true, example, description }) as const;
@@ -48,7 +49,7 @@ export class FinancialsDto {
 }
 
 export class FundamentalsOverviewDto {
-  @ApiProperty({ type: StockQuoteDto, nullable: true, description: 'null when the quote call failed (see errors)' }) quote: StockQuoteDto | null;
+  @ApiNullableRefProperty(StockQuoteDto, { description: 'null when the quote call failed (see errors)' }) quote: StockQuoteDto | null;
   @ApiProperty({ type: [OverviewMetricDto] }) overviewMetrics: OverviewMetricDto[];
 
   @ApiProperty({

@@ -23,12 +23,12 @@ const KnownFormTypes = () =>
   });
 
 export class SecFilingsQueryDto {
-  @ApiPropertyOptional({ format: 'date', description: 'Filed on or after this day (YYYY-MM-DD)' })
+  @ApiPropertyOptional({ format: 'date', pattern: DATE.source, description: 'Filed on or after this day (YYYY-MM-DD)' })
   @IsOptional()
   @Matches(DATE, { message: 'must be a date YYYY-MM-DD' })
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date', description: 'Filed on or before this day (YYYY-MM-DD); not before `from`' })
+  @ApiPropertyOptional({ format: 'date', pattern: DATE.source, description: 'Filed on or before this day (YYYY-MM-DD); not before `from`' })
   @IsOptional()
   @Matches(DATE, { message: 'must be a date YYYY-MM-DD' })
   to?: string;

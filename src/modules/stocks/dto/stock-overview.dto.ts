@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { CATEGORY_SLUG, STOCK_MARKETS, StockMarket } from '../../markets/asset-types';
+import { IsIn, IsOptional } from 'class-validator';
+import { STOCK_MARKETS, StockMarket } from '../../markets/asset-types';
+import { CategoryParam } from '../../markets/dto/category-param.decorator';
 
 const NUMBER_OR_NULL = (example: number, description: string) => ({ type: 'number', nullable: true, example, description }) as const;
 
@@ -10,11 +11,7 @@ export class StockOverviewQueryDto {
   @IsIn([...STOCK_MARKETS])
   market?: StockMarket;
 
-  @ApiPropertyOptional({ description: 'One sector, by slug (`technology`, `financial-services`); absent, every sector.' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
-  @Matches(CATEGORY_SLUG, { message: 'must be a slug: lowercase letters and digits joined by hyphens' })
+  @CategoryParam('One sector, by slug (`technology`, `financial-services`); absent, every sector.')
   category?: string;
 }
 
