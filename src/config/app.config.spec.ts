@@ -1,23 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { loadAppConfig, SCHEDULED_JOBS } from './app.config';
+import { configProblemsOf as problemsOf, PRODUCTION_SECRETS } from '../../test/support/config-kit';
 import { ConfigurationError } from './env.validation';
-
-/** What production requires (every replica shares them); each test that starts production gives them. */
-const PRODUCTION_SECRETS = {
-  CURSOR_SECRET: randomBytes(48).toString('base64'),
-  JWT_SECRET: randomBytes(48).toString('base64'),
-  AUTH_SIWE_DOMAIN: 'portal.example.com',
-};
-
-function problemsOf(raw: Record<string, string>): string[] {
-  try {
-    loadAppConfig(raw);
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a configuration error');
-}
 
 describe('loadAppConfig: redis', () => {
   it('leaves ioredis auto-pipelining off unless REDIS_AUTO_PIPELINING asks for it', () => {

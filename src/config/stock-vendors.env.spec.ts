@@ -1,24 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { loadAppConfig } from './app.config';
-import { ConfigurationError } from './env.validation';
+import { configProblemsOf as problemsOf, PRODUCTION_SECRETS } from '../../test/support/config-kit';
 
 const USER_AGENT = 'Sample Company Name AdminContact@example.com';
-const PRODUCTION = {
-  NODE_ENV: 'production',
-  CURSOR_SECRET: randomBytes(48).toString('base64'),
-  JWT_SECRET: randomBytes(48).toString('base64'),
-  AUTH_SIWE_DOMAIN: 'portal.example.com',
-};
-
-function problemsOf(raw: Record<string, string>): string[] {
-  try {
-    loadAppConfig(raw);
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a configuration error');
-}
+const PRODUCTION = { NODE_ENV: 'production', ...PRODUCTION_SECRETS };
 
 describe('loadAppConfig: stock vendors', () => {
   it('starts a newcomer with nothing configured, filings switched off rather than refused', () => {
