@@ -108,14 +108,16 @@ describe('GET /rwa', () => {
     }
   });
 
-  it('serves no row with a null number but the market cap of a commodity: every figure and the link are there', async () => {
-    const numbers = ['rank', 'assetType', 'rwaPrice', 'avgTokenPrice', 'changePct', 'volume', 'tokenMcap', 'tokenVol', 'linkedAssetId'];
+  it("serves no row with a null number: every figure and the link are there, gold's market cap its price times the stock above ground", async () => {
+    const numbers = ['rank', 'assetType', 'rwaPrice', 'avgTokenPrice', 'changePct', 'marketCap', 'volume', 'tokenMcap', 'tokenVol', 'linkedAssetId'];
     const nulls = all.items.flatMap((item: Data) => numbers.filter((key) => typeof item[key] !== 'number').map((key) => `${item.rwaId}.${key}`));
     expect(nulls).toEqual([]);
     expect(all.items.filter((item: Data) => typeof item.linkedAssetType !== 'string' || typeof item.linkedAssetSymbol !== 'string')).toEqual([]);
-    // A future has no market cap: gold's is the one documented null.
-    const noCap = all.items.filter((item: Data) => item.marketCap === null).map((item: Data) => item.rwaId);
-    expect(noCap).toEqual(all.items.filter((item: Data) => item.linkedAssetType === 'COMMODITY').map((item: Data) => item.rwaId));
+    const gold = all.items.find((item: Data) => item.linkedAssetType === 'COMMODITY');
+    expect(gold).toMatchObject({ rwaId: 'gold', linkedAssetSymbol: 'GC' });
+    // 216,265 t of 31.1034768 g troy ounces.
+    const ounces = (216_265 * 1e6) / 31.1034768;
+    expect(gold.marketCap / (gold.rwaPrice * ounces)).toBeCloseTo(1, 6);
   });
 
   it("adds a tokenized stock's underlier the catalogue lacks (COIN, CRCL), with the vendor's sector and industry, priced from its quote", async () => {
@@ -148,7 +150,8 @@ describe('GET /rwa', () => {
       });
       expect(item.assetType).toBe(ASSET_TYPE_CODE[asset.type]);
       expect(item.rwaPrice).toBe(Number(asset.price));
-      expect(item.marketCap).toBe(asset.cap === null ? null : Number(asset.cap));
+      // A commodity's cap is its price times the stock above ground (the test before).
+      if (asset.type !== 'COMMODITY') expect(item.marketCap).toBe(Number(asset.cap));
       expect(item.volume).toBe(asset.volume === null ? null : Number(asset.volume));
       const trading = Date.now() - new Date(asset.quoted_at).getTime() < TRADING_NOW_MS;
       expect({ rwa: item.rwaId, marketStatus: item.marketStatus }).toEqual({ rwa: item.rwaId, marketStatus: trading ? 'open' : 'closed' });

@@ -35,17 +35,20 @@ describe(RwaService.name, () => {
     market('coinbase', 'coin', 'stock'),
     market('mystery', 'zzqx', 'stock'),
     market('silver', 'xag', 'commodity'),
+    market('gold', 'xau', 'commodity'),
   ];
   const provider: RwaProvider = { name: 'fake', listRwaMarkets: async () => markets };
   const caches = { create: () => ({ getAged: async <T>(_: string, load: () => Promise<T>) => ({ value: await load(), loadedAt: Date.now() }) }) };
-  const sut = new RwaService(
-    provider,
-    catalogue as unknown as AssetsRepository,
-    { addAsset } as unknown as AssetCatalogueService,
-    caches as unknown as UpstreamCacheFactory,
-  );
+  // A service per test: it keeps the list it built for a few seconds.
+  let sut: RwaService;
 
   beforeEach(() => {
+    sut = new RwaService(
+      provider,
+      catalogue as unknown as AssetsRepository,
+      { addAsset } as unknown as AssetCatalogueService,
+      caches as unknown as UpstreamCacheFactory,
+    );
     listed.clear();
     listed.set('AAPL', asset(1, 'AAPL', '230.5'));
     // The vendor quotes COIN but not ZZQX, so only COIN can be added.
@@ -66,5 +69,18 @@ describe(RwaService.name, () => {
     ]);
     expect(body.total).toBe(2);
     expect(body.items[1]).toMatchObject({ rwaPrice: 312.1, marketCap: 900000000, volume: 120000, linkedAssetSymbol: 'COIN' });
+  });
+
+  it("prices gold's market cap from its quote and the stock above ground, and leaves out a commodity whose stock is not known", async () => {
+    const commodity = (id: number, symbol: string, price: string) =>
+      ({ ...asset(id, symbol, price), type: 'COMMODITY', marketCap: null }) as unknown as AssetRow;
+    listed.set('GC', commodity(3, 'GC', '2000'));
+    listed.set('SI', commodity(4, 'SI', '30'));
+    const { data } = await sut.list({ type: 'ALL', sort: 'rank', order: 'desc', page: 1, limit: 20 });
+    const items: Array<{ rwaId: string; marketCap: number }> = JSON.parse(data.json).items;
+
+    expect(items.map((item) => item.rwaId)).toEqual(['apple', 'coinbase', 'gold']);
+    // 216,265 t of 31.1034768 g troy ounces at 2,000 USD.
+    expect(items[2].marketCap).toBe(Math.round((216_265e6 / 31.1034768) * 2000));
   });
 });

@@ -13,6 +13,7 @@ import { Aged } from '../markets/data-age';
 import { ON_DEMAND_DEADLINE_MS } from '../markets/market-feeds.service';
 import { RWA_ASSET_TYPE_CODES, RwaItemDto, RwaQueryDto, RwaSort } from './dto/rwa.dto';
 import { numberOrNull } from '../markets/asset-types';
+import { commodityMarketCap } from './commodity-supply';
 
 const RWA_FRESH_MS = 60_000;
 const ANSWER_TTL_MS = 5_000;
@@ -33,6 +34,7 @@ const REQUIRED_FIELDS = [
   'rwaPrice',
   'avgTokenPrice',
   'changePct',
+  'marketCap',
   'volume',
   'tokenMcap',
   'tokenVol',
@@ -111,9 +113,15 @@ export class RwaService {
   }
 }
 
-/** Every figure and the link; a commodity's future has no market cap of its own, so that one may be null. */
+/** Every figure and the link. */
 function isPriced(row: RwaRow): row is RwaItemDto {
-  return REQUIRED_FIELDS.every((field) => row[field] !== null) && (row.marketCap !== null || row.linkedAssetType === 'COMMODITY');
+  return REQUIRED_FIELDS.every((field) => row[field] !== null);
+}
+
+/** A stock's or ETF's market cap from the catalogue; a commodity's from its price and the stock above ground. */
+function marketCapOf(underlying: AssetRow | null): string | null {
+  if (underlying?.type === 'COMMODITY') return commodityMarketCap(underlying.symbol, underlying.price ?? null);
+  return underlying?.marketCap ?? null;
 }
 
 function toRwaItem(market: RwaMarket, underlying: AssetRow | null, coins: ReadonlyMap<string, CoinFigures>, loadedAt: number, now: number): RwaRow {
@@ -129,7 +137,7 @@ function toRwaItem(market: RwaMarket, underlying: AssetRow | null, coins: Readon
     rwaPrice: numberOrNull(underlying?.price ?? null),
     avgTokenPrice: numberOrNull(tokens?.averagePrice ?? market.tokenPrice),
     changePct: numberOrNull(market.tokenChange24h),
-    marketCap: numberOrNull(underlying?.marketCap ?? null),
+    marketCap: numberOrNull(marketCapOf(underlying)),
     volume: numberOrNull(underlying?.volume24h ?? null),
     tokenMcap: numberOrNull(tokens?.marketCap ?? market.tokenMarketCap),
     tokenVol: numberOrNull(tokens?.volume24h ?? market.tokenVolume24h),

@@ -48,13 +48,13 @@ export class RwaItemDto {
   @ApiProperty(NUMBER(375.05, "The underlying's price from our catalogue (its listing currency)")) rwaPrice: number;
   @ApiProperty(NUMBER(375.6, "The tokens' price in USD averaged by their 24 h volume, from our crypto catalogue's quotes")) avgTokenPrice: number;
   @ApiProperty(NUMBER(1.2, "Percent change of the tokens' price over 24 h")) changePct: number;
-  @ApiProperty({
-    type: 'number',
-    nullable: true,
-    example: 1206000000000,
-    description: "The underlying's market cap from our catalogue; null only for a commodity (gold), whose future has no market cap",
-  })
-  marketCap: number | null;
+  @ApiProperty(
+    NUMBER(
+      1206000000000,
+      "The underlying's market cap from our catalogue; a commodity's is its price times the metal's stock above ground (gold: the World Gold Council's ~216,265 t)",
+    ),
+  )
+  marketCap: number;
   @ApiProperty(NUMBER(98000000, "The underlying's session volume from our catalogue")) volume: number;
   @ApiProperty(NUMBER(45000000, "The tokens' market cap together, USD")) tokenMcap: number;
   @ApiProperty(NUMBER(3200000, "The tokens' 24 h volume together, USD")) tokenVol: number;
