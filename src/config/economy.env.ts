@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { WalletAddress } from '../common/validation/wallet-address.decorator';
 import { emptyToUndefined, IsConnectionUrl, toBoolean, toInt } from './env-validators';
+import { JobVariables } from './jobs.env';
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -9,7 +10,7 @@ const WEEK_MS = 7 * 86_400_000;
  * The account programmes: the builder whose fills are the service's revenue, their ingestion, and the claim
  * rounds that pay referral rewards and OPC revenue. NotificationVariables extends it.
  */
-export class EconomyVariables {
+export class EconomyVariables extends JobVariables {
   /** The service's Hyperliquid builder address. Unset: only OPC builders' fills are read (and no fee records exist). */
   @Transform(emptyToUndefined)
   @IsOptional()
